@@ -1,0 +1,208 @@
+/**
+ * The one typed client of the service. Every resource, function and test talks to the API
+ * through it.
+ *
+ * - one keep-alive undici pool per origin per process (the dynamic provider host is one process
+ *   for a whole `pulumi up`, so all resources share connections);
+ * - retries by undici's RetryHandler, with our policy: which answers are safe to retry depends on
+ *   the endpoint's retry class (endpoints.ts), delays honour `Retry-After` and add jitter;
+ * - a per-attempt timeout (connect, headers, body) and a total timeout per operation.
+ */
+import { Dispatcher, Pool, interceptors } from "undici";
+import { z } from "zod";
+import { requireSetting, resolveSettings, type Settings } from "../config";
+import { ENDPOINTS, fillRoute, type Api, type EndpointName, type RetryClass } from "./endpoints";
+import { ApiError, serviceMessageOf } from "./errors";
+import {
+  CreateSearchIndexBody,
+  FlowControlInfo,
+  MESSAGING_REGIONS,
+  MessagingAccountRecord,
+  OkBody,
+  SearchIndexRecord,
+  describeIssues,
+  type MessagingRegion,
+} from "./schemas";
+
+/** Errors after which the request surely never reached the service. */
+const NOT_SENT = ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"];
+/** Errors after which the request may have been processed. */
+const LOST = ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CLOSED"];
+
+const RETRY_POLICY: Record<RetryClass, { methods: string[]; statusCodes: number[]; errorCodes: string[] }> = {
+  create: { methods: ["POST"], statusCodes: [429, 503], errorCodes: NOT_SENT },
+  idempotent: { methods: ["GET", "POST", "PATCH", "DELETE"], statusCodes: [429, 500, 502, 503, 504], errorCodes: [...NOT_SENT, ...LOST] },
+};
+
+interface RetryState {
+  state: { counter: number };
+  opts: { method: string; retryOptions: { methods: string[]; statusCodes: number[]; errorCodes: string[]; maxRetries: number; minTimeout: number; maxTimeout: number; timeoutFactor: number } };
+}
+
+/**
+ * undici's decision, with full jitter on the exponential backoff so that many resources retrying
+ * at once do not hammer the service in lock step, and `Retry-After` taken as the floor.
+ */
+function retryWithJitter(err: Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> }, { state, opts }: RetryState, cb: (err?: Error | null) => void): void {
+  const o = opts.retryOptions;
+  const retryable = err.statusCode !== undefined ? o.statusCodes.includes(err.statusCode) : err.code !== undefined && o.errorCodes.includes(err.code);
+  if (!retryable || !o.methods.includes(opts.method) || state.counter > o.maxRetries) {
+    cb(err);
+    return;
+  }
+  const header = err.headers?.["retry-after"];
+  const retryAfter = header === undefined ? NaN : Number(Array.isArray(header) ? header[0] : header);
+  const retryAfterMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : Date.parse(String(header)) - Date.now();
+  const backoff = Math.min(o.maxTimeout, o.minTimeout * o.timeoutFactor ** Math.max(0, state.counter - 1));
+  const delay = retryAfterMs > 0 ? Math.min(retryAfterMs, o.maxTimeout) * (1 + Math.random() * 0.1) : backoff * (0.5 + Math.random() * 0.5);
+  setTimeout(() => cb(null), delay);
+}
+
+const pools = new Map<string, Dispatcher>();
+function dispatcherFor(origin: string, settings: Settings): Dispatcher {
+  const key = `${origin} ${settings.connectTimeoutMs}`;
+  let dispatcher = pools.get(key);
+  if (!dispatcher) {
+    dispatcher = new Pool(origin, { connections: 16, keepAliveTimeout: 30_000, connect: { timeout: settings.connectTimeoutMs } }).compose(
+      interceptors.retry({ retry: retryWithJitter as never, minTimeout: 250, maxTimeout: 30_000, timeoutFactor: 2, throwOnError: false }),
+    );
+    pools.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** Closes every pool of this process (tests and short-lived scripts; providers just exit). */
+export async function closeAllPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((d) => d.close()));
+}
+
+interface CallOptions<T> {
+  params?: Record<string, string>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  /** Messaging APIs: the bearer token; defaults to mgmt:messagingToken. */
+  token?: string;
+  /** Regional messaging API: which region's address to use. */
+  region?: string;
+}
+
+export class MgmtClient {
+  constructor(readonly settings: Settings = resolveSettings()) {}
+
+  // -- management API (endpoints 1-5 and the assumed rename and delete) -----------------------
+
+  createSearchIndex(body: CreateSearchIndexBody): Promise<SearchIndexRecord> {
+    return this.call("createSearchIndex", { body: CreateSearchIndexBody.parse(body), schema: SearchIndexRecord });
+  }
+  getSearchIndex(id: string): Promise<SearchIndexRecord> {
+    return this.call("getSearchIndex", { params: { id }, schema: SearchIndexRecord });
+  }
+  listSearchIndexes(): Promise<SearchIndexRecord[]> {
+    return this.call("listSearchIndexes", { schema: z.array(SearchIndexRecord) });
+  }
+  renameSearchIndex(id: string, name: string): Promise<void> {
+    return this.call("renameSearchIndex", { params: { id }, body: { name }, schema: z.unknown() }).then(() => undefined);
+  }
+  deleteSearchIndex(id: string): Promise<void> {
+    return this.call("deleteSearchIndex", { params: { id }, schema: z.unknown() }).then(() => undefined);
+  }
+  listMessagingAccounts(): Promise<MessagingAccountRecord[]> {
+    return this.call("listMessagingAccounts", { schema: z.array(MessagingAccountRecord) });
+  }
+  updateBudget(id: string, budget: number): Promise<void> {
+    return this.call("updateBudget", { params: { id }, body: { budget }, schema: OkBody.or(z.unknown()) }).then(() => undefined);
+  }
+
+  // -- messaging API (endpoints 6-9 and the assumed lift of a pause) --------------------------
+
+  getFlowControl(key: string, token?: string): Promise<FlowControlInfo> {
+    return this.call("getFlowControl", { params: { key }, token, schema: FlowControlInfo });
+  }
+  resetRate(region: MessagingRegion, key: string, token?: string): Promise<void> {
+    return this.call("resetRate", { params: { key }, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+  pauseFlowControl(region: MessagingRegion, key: string, token?: string): Promise<void> {
+    return this.call("pauseFlowControl", { params: { key }, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+  resumeFlowControl(region: MessagingRegion, key: string, token?: string): Promise<void> {
+    return this.call("resumeFlowControl", { params: { key }, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+  resumeQueue(region: MessagingRegion, queue: string, token?: string): Promise<void> {
+    return this.call("resumeQueue", { params: { queue }, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+
+  // -- plumbing --------------------------------------------------------------------------------
+
+  private baseFor(api: Api, region?: string): string {
+    if (api === "management") return requireSetting(this.settings, "baseUrl", "reach the management API");
+    if (api === "messaging") return requireSetting(this.settings, "messagingUrl", "reach the messaging API");
+    if (!region || !(MESSAGING_REGIONS as readonly string[]).includes(region)) {
+      throw new Error(`region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
+    }
+    return requireSetting(this.settings, "regionalMessagingUrl", "reach the regional messaging API").replace("{region}", region);
+  }
+
+  private authorization(api: Api, token?: string): string {
+    if (api === "management") {
+      const user = requireSetting(this.settings, "username", "authenticate to the management API");
+      const password = requireSetting(this.settings, "password", "authenticate to the management API");
+      return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+    }
+    const bearer = token ?? requireSetting(this.settings, "messagingToken", "authenticate to the messaging API");
+    return `Bearer ${bearer}`;
+  }
+
+  private async call<T>(name: EndpointName, options: CallOptions<T>): Promise<T> {
+    const endpoint = ENDPOINTS[name];
+    const base = new URL(this.baseFor(endpoint.api, options.region));
+    const route = fillRoute(endpoint.route, options.params);
+    const path = `${base.pathname.replace(/\/+$/, "")}${route}`;
+    const headers: Record<string, string> = { authorization: this.authorization(endpoint.api, options.token), accept: "application/json" };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] = "application/json";
+    }
+    const policy = RETRY_POLICY[endpoint.retry];
+    const s = this.settings;
+
+    let response: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      response = await dispatcherFor(base.origin, s).request({
+        origin: base.origin,
+        path,
+        method: endpoint.method,
+        headers,
+        body,
+        headersTimeout: s.timeoutMs,
+        bodyTimeout: s.timeoutMs,
+        signal: AbortSignal.timeout(s.totalTimeoutMs),
+        retryOptions: { ...policy, maxRetries: s.maxRetries },
+      } as Dispatcher.RequestOptions);
+      text = await response.body.text();
+    } catch (err) {
+      const e = err as Error & { code?: string; name: string };
+      const code = e.name === "TimeoutError" ? "total timeout" : e.code ?? e.name;
+      throw new ApiError(endpoint.method, route, endpoint.api, undefined, undefined, code);
+    }
+
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const status = response.statusCode;
+    if (status < 200 || status >= 300) {
+      throw new ApiError(endpoint.method, route, endpoint.api, status, serviceMessageOf(json, text));
+    }
+    const parsed = options.schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError(endpoint.method, route, endpoint.api, status, `unexpected answer: ${describeIssues(parsed.error).join("; ")}`);
+    }
+    return parsed.data;
+  }
+}

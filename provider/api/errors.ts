@@ -1,0 +1,58 @@
+import type { Api } from "./endpoints";
+
+/** What a user should check for each status, by API. Never includes a credential's value. */
+function hint(api: Api, status: number | undefined, code: string | undefined): string | undefined {
+  if (status === undefined) {
+    const key = api === "management" ? "mgmt:baseUrl" : api === "messaging" ? "mgmt:messagingUrl" : "mgmt:regionalMessagingUrl";
+    return `the service did not answer (${code ?? "network error"}); check ${key} and that the service is reachable`;
+  }
+  if (status === 401) {
+    return api === "management"
+      ? "check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD)"
+      : "check the messaging token (mgmt:messagingToken, MGMT_MESSAGING_TOKEN or the token given to the resource) and that it belongs to an account in this region";
+  }
+  if (status === 429) return "the service is rate limiting; retries were exhausted, run again later";
+  if (status >= 500) return "the service failed; retries were exhausted, run again later";
+  return undefined;
+}
+
+/**
+ * The one error type of the client: which request, what status, what the service said.
+ * `status` is undefined when no answer arrived (timeout, refused or dropped connection).
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly api: Api,
+    readonly status: number | undefined,
+    /** The service's own error text, from `{"error": ...}` or a bare JSON string. */
+    readonly serviceMessage: string | undefined,
+    /** undici's error code for failures without an answer, e.g. ECONNRESET. */
+    readonly code?: string,
+  ) {
+    const what = status === undefined ? "no answer" : `${status}${serviceMessage ? `: ${serviceMessage}` : ""}`;
+    const advice = hint(api, status, code);
+    super(`${method} ${path} failed: ${what}${advice ? ` (${advice})` : ""}`);
+  }
+
+  get isNotFound(): boolean {
+    return this.status === 404;
+  }
+
+  /** No answer at all: the request may or may not have taken effect. */
+  get isAmbiguous(): boolean {
+    return this.status === undefined || this.status === 500 || this.status === 502 || this.status === 504;
+  }
+}
+
+/** Reads `{"error": "..."}`, a bare JSON string, or falls back to a short excerpt of the text. */
+export function serviceMessageOf(body: unknown, text: string): string | undefined {
+  if (typeof body === "string") return body;
+  if (body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string") {
+    return (body as { error: string }).error;
+  }
+  const trimmed = text.trim();
+  return trimmed ? trimmed.slice(0, 200) : undefined;
+}

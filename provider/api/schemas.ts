@@ -1,0 +1,184 @@
+/**
+ * Wire schemas of the management and messaging APIs (management-api.md, contract.md).
+ *
+ * The one source of truth for every record and request body: the client parses responses with
+ * them, the emulator validates requests and shapes its answers with them, and the resources
+ * validate their inputs and derive their outputs from them.
+ */
+import { z } from "zod";
+
+export const SEARCH_REGIONS = ["eu-west-1", "us-central1"] as const;
+export const SEARCH_TYPES = ["free", "payg", "fixed"] as const;
+/** Plans the service accepts today; `fixed` is in the enum but refused (contract). */
+export const AVAILABLE_SEARCH_TYPES = ["free", "payg"] as const;
+export const MESSAGING_REGIONS = ["eu-central-1", "us-east-1"] as const;
+export const MESSAGING_TYPES = ["free", "paid"] as const;
+
+export type SearchRegion = (typeof SEARCH_REGIONS)[number];
+export type SearchType = (typeof SEARCH_TYPES)[number];
+export type MessagingRegion = (typeof MESSAGING_REGIONS)[number];
+
+/** Index names: 1 to 64 letters, digits, `-` and `_` (contract). */
+export const INDEX_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const indexName = z
+  .string({ error: "must be a string" })
+  .min(1, "must not be empty")
+  .max(64, "must be at most 64 characters")
+  .regex(INDEX_NAME_PATTERN, "may contain only letters, digits, '-' and '_'");
+
+/**
+ * Flow control keys and queue names travel as path segments. The contract leaves their alphabet
+ * open; we accept what publishers commonly use and refuse anything path-like.
+ * **assumed**: 1 to 128 characters of letters, digits, `-`, `_`, `.` and `:`, not `.` or `..`.
+ */
+export const MESSAGING_NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+function messagingName(what: string) {
+  return z
+    .string({ error: "must be a string" })
+    .min(1, `${what} must not be empty`)
+    .max(128, `${what} must be at most 128 characters`)
+    .regex(MESSAGING_NAME_PATTERN, `${what} may contain only letters, digits, '-', '_', '.' and ':'`)
+    .refine((s) => s !== "." && s !== "..", `${what} must not be '.' or '..'`);
+}
+export const flowControlKey = messagingName("flow control key");
+export const queueName = messagingName("queue name");
+
+/** Budgets: whole dollars, 0 (no limit) or 20 to 10000 (spec 8, contract). */
+export const budget = z
+  .number({ error: "must be a number" })
+  .int("must be a whole number of dollars")
+  .min(0, "must be 0 (no limit) or 20 to 10000")
+  .max(10000, "must be 0 (no limit) or 20 to 10000")
+  .refine((b) => b === 0 || b >= 20, "must be 0 (no limit) or 20 to 10000; the smallest non-zero budget is 20");
+
+const int = () => z.number().int();
+
+// ---------------------------------------------------------------------------------------------
+// Records. Loose objects: unknown extra fields from the service are accepted and kept.
+
+export const ThroughputPoint = z.looseObject({ x: z.string(), y: z.number() });
+
+/** 2.1 Search index record. */
+export const SearchIndexRecord = z.looseObject({
+  customer_id: z.string().optional(),
+  id: z.string({ error: "is missing" }).min(1, "is empty"),
+  name: z.string({ error: "is missing" }),
+  endpoint: z.string().optional(),
+  type: z.enum(SEARCH_TYPES),
+  region: z.enum(SEARCH_REGIONS),
+  integration_email: z.string().optional(),
+  token: z.string({ error: "is missing" }).min(1, "is empty"),
+  read_only_token: z.string().optional(),
+  max_vector_count: int().optional(),
+  max_monthly_reranks: int().optional(),
+  max_daily_updates: int().optional(),
+  max_daily_queries: int().optional(),
+  max_monthly_bandwidth: int().optional(),
+  max_writes_per_second: int().optional(),
+  max_query_per_second: int().optional(),
+  max_reads_per_request: int().optional(),
+  max_writes_per_request: int().optional(),
+  creation_time: int().optional(),
+  input_enrichment_enabled: z.boolean().optional(),
+  throughput_vector: z.array(ThroughputPoint).optional(),
+});
+export type SearchIndexRecord = z.infer<typeof SearchIndexRecord>;
+
+/** 2.2 Messaging account record. */
+export const MessagingAccountRecord = z.looseObject({
+  customer_id: z.string().optional(),
+  id: z.string({ error: "is missing" }).min(1, "is empty"),
+  token: z.string({ error: "is missing" }).min(1, "is empty"),
+  read_only_token: z.string().optional(),
+  active: z.boolean().optional(),
+  /** active, passive, and values the spec does not list. */
+  state: z.string().optional(),
+  modifying_state: z.string().optional(),
+  last_plan_upgrade_time: int().optional(),
+  max_message_size: int().optional(),
+  max_requests_per_day: int().optional(),
+  max_requests_per_day_hard: int().optional(),
+  max_endpoints_per_topic: int().optional(),
+  max_requests_per_second: int().optional(),
+  max_dlq_size: int().optional(),
+  max_retries: int().optional(),
+  max_topics: int().optional(),
+  max_schedules: int().optional(),
+  max_events_size: int().optional(),
+  max_dlq_retention_time_milis: int().optional(),
+  max_delay: int().optional(),
+  max_parallelism: int().optional(),
+  max_global_parallelism: int().optional(),
+  max_queues: int().optional(),
+  max_bandwidth_per_second: int().optional(),
+  prod_pack_enabled: z.boolean().optional(),
+  /** A string, not a boolean (spec 2.2). */
+  prometheus_enabled: z.enum(["true", "false"]).optional(),
+  timeout: int().optional(),
+  type: z.enum(MESSAGING_TYPES).optional(),
+  region: z.enum(MESSAGING_REGIONS),
+  reserved_type: z.string().optional(),
+  reserved_price: z.number().optional(),
+  created_by: z.string().optional(),
+  creation_time: int().optional(),
+  deletion_time: int().optional(),
+  budget: int().optional(),
+  enterprise: z.looseObject({ enabled: z.boolean() }).optional(),
+});
+export type MessagingAccountRecord = z.infer<typeof MessagingAccountRecord>;
+
+/** 2.3 Flow control info; more fields may come and are kept. */
+export const FlowControlInfo = z.looseObject({
+  flowControlKey: z.string(),
+  waitListSize: int(),
+});
+export type FlowControlInfo = z.infer<typeof FlowControlInfo>;
+
+/** 2.4 Error body. The service may also answer a bare JSON string. */
+export const ErrorBody = z.object({ error: z.string() });
+export const OkBody = z.literal("OK");
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies.
+
+/** Endpoint 1. All three fields are required (contract). */
+export const CreateSearchIndexBody = z.object({
+  name: indexName,
+  region: z.enum(SEARCH_REGIONS),
+  type: z.enum(SEARCH_TYPES),
+});
+export type CreateSearchIndexBody = z.infer<typeof CreateSearchIndexBody>;
+
+/** **assumed** rename body. */
+export const RenameSearchIndexBody = z.object({ name: indexName });
+
+/** Endpoint 5. */
+export const UpdateBudgetBody = z.object({ budget });
+
+// ---------------------------------------------------------------------------------------------
+// One mapping from snake_case wire records to the camelCase objects resources expose.
+
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+export type Camelized<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
+
+export function camelKey(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Shallow: nested objects (throughput points, `enterprise`) keep their own field names. */
+export function camelize<T extends Record<string, unknown>>(record: T): Camelized<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) out[camelKey(k)] = v;
+  return out as Camelized<T>;
+}
+
+export type SearchIndex = Camelized<SearchIndexRecord>;
+export type MessagingAccount = Camelized<MessagingAccountRecord>;
+
+/** zod's own messages, each prefixed with the field it concerns: "region: Invalid option: ...". */
+export function describeIssues(error: z.ZodError, prefix = ""): string[] {
+  return error.issues.map((issue) => {
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+    return field ? `${field}: ${issue.message}` : issue.message;
+  });
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Makes a Pulumi CLI available without downloading anything but Go modules.
+#
+# Prints the directory that holds `pulumi`, `pulumi-language-nodejs` and
+# `pulumi-resource-pulumi-nodejs` on its last line of stdout (progress goes to stderr),
+# so callers can do: PULUMI_BIN=$(scripts/ensure-pulumi.sh | tail -n1)
+#
+# Order of preference:
+#   1. a `pulumi` on PATH whose version is at least the installed @pulumi/pulumi minor line;
+#   2. a cached build in ${PULUMI_MGMT_CACHE:-~/.cache/pulumi-mgmt}/pulumi-v<version>/bin;
+#   3. a fresh build with the Go toolchain at exactly the @pulumi/pulumi version.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+log() { printf '[ensure-pulumi] %s\n' "$*" >&2; }
+die() { printf '[ensure-pulumi] error: %s\n' "$*" >&2; exit 1; }
+
+sdk_pkg=$(cd "$here" && node -e 'process.stdout.write(require.resolve("@pulumi/pulumi/package.json"))' 2>/dev/null) \
+  || die "@pulumi/pulumi is not installed: run 'npm ci' first."
+sdk_dir=$(dirname "$sdk_pkg")
+version=$(node -e 'process.stdout.write(require(process.argv[1]).version)' "$sdk_pkg")
+want_minor=${version%.*}   # e.g. 3.248
+
+# version_ge A B: true when dotted version A >= B.
+version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
+
+# 1. A CLI the user already has.
+if [ "${PULUMI_MGMT_IGNORE_PATH_CLI:-}" != "1" ] && command -v pulumi >/dev/null 2>&1; then
+  have=$(pulumi version 2>/dev/null | sed 's/^v//')
+  if [ -n "$have" ] && version_ge "$have" "$want_minor.0"; then
+    bin=$(dirname "$(command -v pulumi)")
+    if [ -x "$bin/pulumi-language-nodejs" ] || command -v pulumi-language-nodejs >/dev/null 2>&1; then
+      log "using pulumi $have from PATH ($bin)"
+      echo "$bin"
+      exit 0
+    fi
+    log "pulumi $have on PATH has no pulumi-language-nodejs beside it; using a built CLI instead"
+  else
+    log "pulumi on PATH is ${have:-of unknown version}, older than $want_minor; using a built CLI instead"
+  fi
+fi
+
+# 2. A cached build.
+cache_root=${PULUMI_MGMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-mgmt}
+dest="$cache_root/pulumi-v$version/bin"
+install_plugin_script() {
+  # The dynamic provider plugin is a shell script shipped in the npm package.
+  cp "$sdk_dir/pulumi-resource-pulumi-nodejs" "$dest/pulumi-resource-pulumi-nodejs"
+  chmod +x "$dest/pulumi-resource-pulumi-nodejs"
+}
+if [ -x "$dest/pulumi" ] && [ -x "$dest/pulumi-language-nodejs" ]; then
+  [ -x "$dest/pulumi-resource-pulumi-nodejs" ] || install_plugin_script
+  log "using cached pulumi v$version ($dest)"
+  echo "$dest"
+  exit 0
+fi
+
+# 3. Build from Go modules.
+command -v go >/dev/null 2>&1 || die "no Pulumi CLI found and no Go toolchain to build one.
+  Install the Pulumi CLI (https://www.pulumi.com/docs/install/) at version $want_minor or newer and put it on PATH,
+  or install Go 1.24+ so this script can build pulumi v$version from Go modules."
+
+log "building pulumi v$version and pulumi-language-nodejs from Go modules (first run only; takes several minutes)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export GOFLAGS="-mod=mod"
+export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
+# The checksum database does not answer for every pulumi module through the registry mirror;
+# the modules still come over TLS from the module proxy.
+export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
+ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version"
+json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o&&o[k],JSON.parse(s));process.stdout.write(v==null?"":String(v))})' "$1"; }
+
+# Non-local `replace` lines of a go.mod (local ones point into the pulumi repository itself).
+copy_replaces() {
+  awk '/^replace \(/{b=1;next} b&&/^\)/{b=0;next} b{print;next} /^replace /{sub(/^replace /,"");print}' "$1" \
+    | grep -v '=> *\.' | while read -r line; do
+      [ -n "$line" ] || continue
+      left=$(echo "${line%%=>*}" | xargs); right=$(echo "${line#*=>}" | xargs)
+      go mod edit -replace "${left// /@}=${right// /@}"
+    done
+}
+
+rm -rf "$dest.partial"
+mkdir -p "$work/cli" "$dest.partial"
+cd "$work/cli"
+go mod init pulumi-mgmt-cli-build >/dev/null 2>&1
+log "downloading github.com/pulumi/pulumi/pkg/v3@v$version"
+pkg=$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$version")
+pkg_gomod=$(echo "$pkg" | json_field GoMod)
+[ -n "$pkg_gomod" ] || die "could not download github.com/pulumi/pulumi/pkg/v3@v$version: $(echo "$pkg" | json_field Error)"
+commit=$(echo "$pkg" | json_field Origin.Hash)
+copy_replaces "$pkg_gomod"
+go mod edit -require "github.com/pulumi/pulumi/pkg/v3@v$version" -require "github.com/pulumi/pulumi/sdk/v3@v$version"
+printf 'package main\n\nimport _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"\n' > tools.go
+go mod tidy >&2
+log "compiling pulumi (the long part: 5-15 minutes on 2 cores)"
+go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
+
+# The upstream language host is its own module with no version tags: only a pseudo-version at the
+# release commit names it, and not every module proxy serves that. Fall back to the small host in
+# scripts/langhost, which implements what `pulumi up` of a Node.js program needs.
+lang_mod=github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3
+built_lang=
+if [ -n "$commit" ]; then
+  mkdir -p "$work/lang" && cd "$work/lang"
+  go mod init pulumi-mgmt-lang-build >/dev/null 2>&1
+  if lang=$(go mod download -json "$lang_mod@$commit" 2>/dev/null) && [ -n "$(echo "$lang" | json_field GoMod)" ]; then
+    log "compiling upstream pulumi-language-nodejs at ${commit:0:12}"
+    copy_replaces "$(echo "$lang" | json_field GoMod)"
+    copy_replaces "$pkg_gomod"
+    go mod edit -require "$lang_mod@$(echo "$lang" | json_field Version)" \
+      -require "github.com/pulumi/pulumi/pkg/v3@v$version" -require "github.com/pulumi/pulumi/sdk/v3@v$version"
+    printf 'package main\n\nimport _ "%s"\n' "$lang_mod" > tools.go
+    go mod tidy >&2 && go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi-language-nodejs" "$lang_mod" >&2 && built_lang=upstream
+  fi
+fi
+if [ -z "$built_lang" ]; then
+  log "upstream pulumi-language-nodejs is not served by the module proxy; compiling scripts/langhost instead"
+  cp -r "$here/scripts/langhost" "$work/langhost" && cd "$work/langhost"
+  go mod edit -require "github.com/pulumi/pulumi/sdk/v3@v$version"
+  go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$dest.partial/pulumi-language-nodejs" . >&2
+fi
+
+rm -rf "$dest"
+mv "$dest.partial" "$dest"
+install_plugin_script
+log "built $("$dest/pulumi" version) in $dest"
+echo "$dest"
