@@ -159,7 +159,8 @@ export const UpdateBudgetBody = z.object({ budget });
 // One mapping from snake_case wire records to the camelCase objects resources expose.
 
 type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
-export type Camelized<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
+/** CamelCased fields of a record; the loose schemas' index signature for extra fields is dropped. */
+export type Camelized<T> = { [K in keyof T as K extends string ? (string extends K ? never : CamelCase<K>) : never]: T[K] };
 
 export function camelKey(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -2,7 +2,7 @@
  * The e2e harness every engine test uses: an emulator on a loopback port, stacks on a temporary
  * file:// backend with a passphrase, the built (or PATH) Pulumi CLI, and clean-up of both.
  */
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import type { ConfigMap, PulumiFn } from "@pulumi/pulumi/automation";
 import { closeAllPools, MgmtClient } from "../../provider/api/client";
 import { resolveSettings } from "../../provider/config";
@@ -74,4 +74,34 @@ export function apiCalls(emu: RunningEmulator): Record<string, number> {
 
 export function writes(emu: RunningEmulator): number {
   return emu.requests().filter((r) => r.method !== "GET").length;
+}
+
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+export interface ExportedResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/** The stack's resources of one type, from `pulumi stack export`. */
+export async function exported(s: MgmtStack, type: string): Promise<ExportedResource[]> {
+  const deployment = await s.stack.exportStack();
+  return ((deployment.deployment.resources ?? []) as ExportedResource[]).filter((r) => r.type === type);
+}
+
+export function isSecret(value: unknown): boolean {
+  return !!value && typeof value === "object" && (value as Record<string, unknown>)[SECRET_SIG] === "1b47061264138c4ac30d75fd1eb44270";
+}
+
+/** Whether any file of the backend (state, history, backups) holds one of these strings in plain text. */
+export function backendContains(s: MgmtStack, needles: string[]): string[] {
+  const found: string[] = [];
+  for (const file of s.backendDirFiles()) {
+    const text = readFileSync(file, "utf8");
+    for (const n of needles) if (n && text.includes(n)) found.push(`${n.slice(0, 6)}… in ${file}`);
+  }
+  return found;
 }

@@ -1,0 +1,32 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+
+/** What the engine passes for a value not known until apply (pulumi/runtime/rpc.ts). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
+/**
+ * `check` of every resource: zod validates the inputs before anything is sent, and each problem
+ * becomes a failure that names the field and says what is allowed. Values not yet known at
+ * preview are checked when they are.
+ */
+export function checkWith<T extends z.ZodObject>(schema: T, news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+  const known: Record<string, unknown> = {};
+  const unknownKeys = new Set<string>();
+  for (const [k, v] of Object.entries(news)) {
+    if (isUnknown(v)) unknownKeys.add(k);
+    else known[k] = v;
+  }
+  const parsed = schema.partial(Object.fromEntries([...unknownKeys].map((k) => [k, true])) as never).safeParse(known);
+  if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
+  return {
+    inputs: news,
+    failures: parsed.error.issues.map((issue) => {
+      const property = issue.path.length > 0 ? issue.path.map(String).join(".") : "inputs";
+      return { property, reason: `${property}: ${issue.message}` };
+    }),
+  };
+}

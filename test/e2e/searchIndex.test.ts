@@ -1,0 +1,235 @@
+/**
+ * SearchIndex through the real engine (inline Automation API programs) against the emulator over
+ * HTTP; API calls are counted in the emulator's request log.
+ */
+import { SearchIndex } from "../../provider";
+import type { SearchIndexArgs } from "../../provider";
+import { apiCalls, backendContains, exported, isSecret, testEnv, writes, type TestEnv } from "../support/harness";
+
+const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
+
+/** A program declaring the given indexes; the test changes `spec` between runs. */
+function programOf(spec: () => Record<string, SearchIndexArgs>) {
+  return async () => {
+    const out: Record<string, unknown> = {};
+    for (const [name, args] of Object.entries(spec())) {
+      const idx = new SearchIndex(name, args);
+      out[name] = { id: idx.id, name: idx.name, region: idx.region, deployedRegion: idx.deployedRegion, endpoint: idx.endpoint };
+      out[`${name}Token`] = idx.token;
+    }
+    return out;
+  };
+}
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await testEnv();
+});
+afterAll(async () => {
+  await env.cleanup();
+});
+beforeEach(() => {
+  env.emu.emulator.reset();
+});
+
+const indexes = () => env.client.listSearchIndexes();
+
+test("up creates with the right outputs, tokens secret everywhere, and a no-op preview and up make zero API calls", async () => {
+  const s = await env.stack({ program: programOf(() => ({ a: { name: "orders", region: "eu-west-1", type: "free" }, b: { region: "us-central1", type: "payg" } })) });
+  const up = await s.stack.up();
+  expect(up.summary.resourceChanges).toEqual({ create: 3 });
+
+  const live = await indexes();
+  expect(live.map((i) => i.name).sort()).toEqual(["orders", expect.stringMatching(/^b-[0-9a-f]{7}$/)].sort());
+  const orders = live.find((i) => i.name === "orders")!;
+  expect(up.outputs.a.value).toEqual({ id: orders.id, name: "orders", region: "eu-west-1", deployedRegion: "eu-west-1", endpoint: orders.endpoint });
+  expect(up.outputs.aToken).toEqual({ value: orders.token, secret: true });
+
+  const [res] = (await exported(s, TYPE)).filter((r) => r.id === orders.id);
+  expect(res.outputs).toMatchObject({ name: "orders", type: "free", region: "eu-west-1", deployedRegion: "eu-west-1", customerId: "alice@emulator.local", maxVectorCount: 10000 });
+  expect(res.outputs).not.toHaveProperty("throughputVector");
+  expect(isSecret(res.outputs!.token)).toBe(true);
+  expect(isSecret(res.outputs!.readOnlyToken)).toBe(true);
+
+  const password = env.emu.users[0].password;
+  expect(backendContains(s, [password, ...live.flatMap((i) => [i.token, i.read_only_token!])])).toEqual([]);
+
+  // The serialized provider is small and carries nothing secret.
+  const provider = String(res.inputs!.__provider);
+  expect(provider.length).toBeLessThan(4096);
+  expect(provider).not.toContain(password);
+
+  env.emu.resetLog();
+  const preview = await s.stack.preview();
+  expect(preview.changeSummary).toEqual({ same: 3 });
+  const again = await s.stack.up();
+  expect(again.summary.resourceChanges).toEqual({ same: 3 });
+  expect(env.emu.requests()).toEqual([]);
+});
+
+test("a name change renames in place; region and type changes replace and delete the old index", async () => {
+  let spec: SearchIndexArgs = { name: "first", region: "eu-west-1", type: "free" };
+  const s = await env.stack({ program: programOf(() => ({ idx: spec })) });
+  await s.stack.up();
+  const [created] = await indexes();
+
+  spec = { ...spec, name: "second" };
+  const preview = await s.stack.preview();
+  expect(preview.changeSummary).toEqual({ same: 1, update: 1 });
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/rename": 1 });
+  expect((await indexes()).map((i) => [i.id, i.name])).toEqual([[created.id, "second"]]);
+
+  spec = { ...spec, region: "us-central1" };
+  const replacePreview = await s.stack.preview();
+  expect(replacePreview.changeSummary).toEqual({ same: 1, replace: 1 });
+  await s.stack.up();
+  const afterRegion = await indexes();
+  expect(afterRegion).toHaveLength(1);
+  expect(afterRegion[0]).toMatchObject({ name: "second", region: "us-central1" });
+  expect(afterRegion[0].id).not.toBe(created.id);
+
+  spec = { ...spec, type: "payg" };
+  await s.stack.up();
+  const afterType = await indexes();
+  expect(afterType).toHaveLength(1);
+  expect(afterType[0]).toMatchObject({ name: "second", type: "payg" });
+  expect(afterType[0].id).not.toBe(afterRegion[0].id);
+  const [res] = await exported(s, TYPE);
+  expect(res.id).toBe(afterType[0].id);
+});
+
+test("a deployed region that differs from the requested one causes no diff", async () => {
+  env.emu.emulator.placement["us-central1"] = "eu-west-1";
+  const s = await env.stack({ program: programOf(() => ({ idx: { name: "placed", region: "us-central1", type: "free" } })) });
+  const up = await s.stack.up();
+  expect(up.outputs.idx.value).toMatchObject({ region: "us-central1", deployedRegion: "eu-west-1" });
+  expect((await indexes())[0].region).toBe("eu-west-1");
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
+  await s.stack.refresh();
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
+});
+
+test("refresh drops an index deleted out of band, reports an out-of-band rename, and up restores the name", async () => {
+  const s = await env.stack({ program: programOf(() => ({ keep: { name: "keep", region: "eu-west-1", type: "free" }, gone: { name: "gone", region: "eu-west-1", type: "free" } })) });
+  await s.stack.up();
+  const live = await indexes();
+  const gone = live.find((i) => i.name === "gone")!;
+  const keep = live.find((i) => i.name === "keep")!;
+  await env.client.deleteSearchIndex(gone.id);
+  await env.client.renameSearchIndex(keep.id, "renamed-elsewhere");
+
+  const refresh = await s.stack.refresh();
+  expect(refresh.summary.result).toBe("succeeded");
+  expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
+  const state = await exported(s, TYPE);
+  expect(state.map((r) => r.outputs!.name)).toEqual(["renamed-elsewhere"]);
+
+  const preview = await s.stack.preview();
+  expect(preview.changeSummary).toMatchObject({ update: 1, create: 1 });
+  await s.stack.up();
+  expect((await indexes()).map((i) => i.name).sort()).toEqual(["gone", "keep"]);
+  expect((await indexes()).find((i) => i.name === "keep")!.id).toBe(keep.id);
+});
+
+test("adopt takes over an existing index by id or by name, and fails clearly for a missing one", async () => {
+  const byId = await env.client.createSearchIndex({ name: "legacy-one", region: "eu-west-1", type: "free" });
+  await env.client.createSearchIndex({ name: "legacy-two", region: "us-central1", type: "payg" });
+  let spec: Record<string, SearchIndexArgs> = {
+    one: { name: "legacy-one", region: "eu-west-1", type: "free", adopt: byId.id },
+    two: { name: "legacy-two", region: "us-central1", type: "payg", adopt: "legacy-two" },
+  };
+  const s = await env.stack({ program: programOf(() => spec) });
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(apiCalls(env.emu)["POST /v2/search"]).toBeUndefined();
+  expect(await indexes()).toHaveLength(2);
+  const state = await exported(s, TYPE);
+  expect(state.map((r) => r.id).sort()).toEqual((await indexes()).map((i) => i.id).sort());
+
+  spec = { ...spec, three: { name: "nowhere", region: "eu-west-1", type: "free", adopt: "no-such-index" } };
+  await expect(s.stack.up()).rejects.toThrow(/adopt: no search index with id or name "no-such-index" exists/);
+  spec = { ...spec, three: { name: "legacy-one", region: "us-central1", type: "free", adopt: "legacy-one" } };
+  await expect(s.stack.up()).rejects.toThrow(/deployed in region "eu-west-1" but region is "us-central1"/);
+  expect(await indexes()).toHaveLength(2);
+});
+
+test("destroy deletes every index", async () => {
+  const s = await env.stack({ program: programOf(() => ({ a: { region: "eu-west-1", type: "free" }, b: { region: "eu-west-1", type: "payg" }, c: { region: "us-central1", type: "free" } })) });
+  await s.stack.up();
+  expect(await indexes()).toHaveLength(3);
+  await env.client.deleteSearchIndex((await indexes())[0].id); // already gone counts as deleted
+  const destroy = await s.stack.destroy();
+  expect(destroy.summary.result).toBe("succeeded");
+  expect(await indexes()).toEqual([]);
+});
+
+describe("bad input fails at preview with a clear message and no API write", () => {
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ["empty name", { name: "", region: "eu-west-1", type: "free" }, /name: must not be empty/],
+    ["bad characters", { name: "a/b", region: "eu-west-1", type: "free" }, /name: may contain only letters, digits, '-' and '_'/],
+    ["over-long name", { name: "x".repeat(65), region: "eu-west-1", type: "free" }, /name: must be at most 64 characters/],
+    ["unknown region", { name: "ok", region: "mars-1", type: "free" }, /region: Invalid option: expected one of "eu-west-1"\|"us-central1"/],
+    ["unknown type", { name: "ok", region: "eu-west-1", type: "gold" }, /type: Invalid option: expected one of "free"\|"payg"\|"fixed"/],
+    ["fixed", { name: "ok", region: "eu-west-1", type: "fixed" }, /type: "fixed" is not currently available; use one of "free", "payg"/],
+    ["wrong type of name", { name: 42, region: "eu-west-1", type: "free" }, /name: must be a string/],
+    ["empty adopt", { name: "ok", region: "eu-west-1", type: "free", adopt: "" }, /adopt: must not be empty/],
+  ];
+  test.each(cases)("%s", async (_label, args, message) => {
+    const s = await env.stack({ program: programOf(() => ({ bad: args as unknown as SearchIndexArgs })) });
+    env.emu.resetLog();
+    await expect(s.stack.preview()).rejects.toThrow(message);
+    await expect(s.stack.up()).rejects.toThrow(message);
+    expect(writes(env.emu)).toBe(0);
+    expect(await indexes()).toEqual([]);
+  });
+});
+
+describe("faults", () => {
+  test("429 with Retry-After, 503 and dropped connections during up, refresh and destroy", async () => {
+    const s = await env.stack({ program: programOf(() => ({ a: { name: "fa", region: "eu-west-1", type: "free" }, b: { name: "fb", region: "eu-west-1", type: "free" } })) });
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 1 });
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503 });
+    const up = await s.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(env.emu.requests({ route: "POST /v2/search" }).map((r) => r.status).sort()).toEqual([200, 200, 429, 503]);
+
+    env.emu.addFault({ method: "GET", path: "^/v2/search/", drop: true });
+    env.emu.addFault({ method: "GET", path: "^/v2/search/", status: 503 });
+    env.emu.addFault({ method: "GET", path: "^/v2/search/", status: 429, retryAfter: 1 });
+    const refresh = await s.stack.refresh();
+    expect(refresh.summary.result).toBe("succeeded");
+    expect((await exported(s, TYPE)).map((r) => r.outputs!.name).sort()).toEqual(["fa", "fb"]);
+
+    env.emu.addFault({ method: "DELETE", drop: true });
+    env.emu.addFault({ method: "DELETE", status: 503 });
+    const destroy = await s.stack.destroy();
+    expect(destroy.summary.result).toBe("succeeded");
+    expect(await indexes()).toEqual([]);
+  });
+
+  test("a create whose answer is lost leaves exactly one index, tracked in state", async () => {
+    const s = await env.stack({ program: programOf(() => ({ a: { name: "lost", region: "eu-west-1", type: "free" } })) });
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", commitThenDrop: true });
+    const up = await s.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    const live = await indexes();
+    expect(live).toHaveLength(1);
+    const [res] = await exported(s, TYPE);
+    expect(res.id).toBe(live[0].id);
+    expect(env.emu.requests({ route: "POST /v2/search" })).toHaveLength(1); // never blindly re-sent
+  });
+
+  test("a create that times out is looked up before anything else", async () => {
+    const s = await env.stack({ program: programOf(() => ({ a: { name: "slow", region: "eu-west-1", type: "free" } })), mgmt: { timeoutMs: 1000 } });
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", delayMs: 2000 });
+    const up = await s.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    // The delayed create may commit after the look-up: either way exactly one index, in state.
+    await new Promise((r) => setTimeout(r, 1500));
+    const live = await indexes();
+    expect(live).toHaveLength(1);
+    expect((await exported(s, TYPE))[0].id).toBe(live[0].id);
+  });
+});
