@@ -93,8 +93,10 @@ export class MgmtClient {
 
   // -- management API (endpoints 1-5 and the assumed rename and delete) -----------------------
 
-  createSearchIndex(body: CreateSearchIndexBody): Promise<SearchIndexRecord> {
-    return this.call("createSearchIndex", { body: CreateSearchIndexBody.parse(body), schema: SearchIndexRecord });
+  async createSearchIndex(body: CreateSearchIndexBody): Promise<SearchIndexRecord> {
+    const parsed = CreateSearchIndexBody.safeParse(body);
+    if (!parsed.success) throw new Error(`invalid search index: ${describeIssues(parsed.error).join("; ")}`);
+    return this.call("createSearchIndex", { body: parsed.data, schema: SearchIndexRecord });
   }
   getSearchIndex(id: string): Promise<SearchIndexRecord> {
     return this.call("getSearchIndex", { params: { id }, schema: SearchIndexRecord });

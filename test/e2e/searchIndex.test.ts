@@ -40,7 +40,7 @@ test("up creates with the right outputs, tokens secret everywhere, and a no-op p
   expect(up.summary.resourceChanges).toEqual({ create: 3 });
 
   const live = await indexes();
-  expect(live.map((i) => i.name).sort()).toEqual(["orders", expect.stringMatching(/^b-[0-9a-f]{7}$/)].sort());
+  expect(live.map((i) => i.name).sort()).toEqual([expect.stringMatching(/^b-[0-9a-f]{7}$/), "orders"]);
   const orders = live.find((i) => i.name === "orders")!;
   expect(up.outputs.a.value).toEqual({ id: orders.id, name: "orders", region: "eu-west-1", deployedRegion: "eu-west-1", endpoint: orders.endpoint });
   expect(up.outputs.aToken).toEqual({ value: orders.token, secret: true });

@@ -1,0 +1,52 @@
+import { ConfigError, requireSetting, resolveSettings } from "../../provider/config";
+import { fillRoute } from "../../provider/api/endpoints";
+import { ApiError, serviceMessageOf } from "../../provider/api/errors";
+
+describe("settings", () => {
+  test("Pulumi config wins over the environment; defaults fill the rest", () => {
+    const s = resolveSettings((k) => ({ "mgmt:baseUrl": "http://from-config" })[k], { MGMT_BASE_URL: "http://from-env", MGMT_USERNAME: "u", MGMT_TIMEOUT_MS: "2500" });
+    expect(s).toMatchObject({ baseUrl: "http://from-config", username: "u", timeoutMs: 2500, connectTimeoutMs: 5000, maxRetries: 5 });
+  });
+
+  test("a missing setting is an error that names the key, the variable and how to set it", () => {
+    const s = resolveSettings(() => undefined, {});
+    expect(() => requireSetting(s, "password", "authenticate")).toThrow(
+      "mgmt:password is not set (needed to authenticate): run `pulumi config set --secret mgmt:password ...` or set MGMT_PASSWORD",
+    );
+  });
+
+  test.each([
+    [{ MGMT_BASE_URL: "ftp://x" }, /mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address/],
+    [{ MGMT_BASE_URL: "not a url" }, /must be an http/],
+    [{ MGMT_REGIONAL_MESSAGING_URL: "http://x" }, /must contain the placeholder \{region\}/],
+    [{ MGMT_TIMEOUT_MS: "soon" }, /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number/],
+    [{ MGMT_MAX_RETRIES: "-1" }, /mgmt:maxRetries/],
+  ])("bad settings are refused: %j", (env, message) => {
+    expect(() => resolveSettings(() => undefined, env)).toThrow(ConfigError);
+    expect(() => resolveSettings(() => undefined, env)).toThrow(message);
+  });
+});
+
+describe("paths and errors", () => {
+  test("every parameter is one percent-encoded segment", () => {
+    expect(fillRoute("/v2/flowControl/:key/pause", { key: "a/b c" })).toBe("/v2/flowControl/a%2Fb%20c/pause");
+    expect(fillRoute("/v2/queues/:queue/resume", { queue: ".." })).toBe("/v2/queues/%2E%2E/resume");
+    expect(() => fillRoute("/v2/search/:id", {})).toThrow(/needs parameter id/);
+  });
+
+  test("the service's text comes from {error}, a bare JSON string, or the raw body", () => {
+    expect(serviceMessageOf({ error: "boom" }, "")).toBe("boom");
+    expect(serviceMessageOf("plain", '"plain"')).toBe("plain");
+    expect(serviceMessageOf(undefined, "<html>bad gateway</html>")).toBe("<html>bad gateway</html>");
+    expect(serviceMessageOf(undefined, "")).toBeUndefined();
+  });
+
+  test("messages carry method, path, status and advice", () => {
+    expect(new ApiError("GET", "/v2/search", "management", 401, "unauthorized").message).toBe(
+      "GET /v2/search failed: 401: unauthorized (check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD))",
+    );
+    const lost = new ApiError("POST", "/v2/search", "management", undefined, undefined, "ECONNRESET");
+    expect(lost.isAmbiguous).toBe(true);
+    expect(lost.message).toMatch(/no answer \(the service did not answer \(ECONNRESET\); check mgmt:baseUrl/);
+  });
+});
