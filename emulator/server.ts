@@ -20,7 +20,7 @@ import {
   type SearchRegion,
 } from "../provider/api/schemas";
 import { Controls, FaultRule } from "./controls";
-import { newIndexRecord, saveData, seedData, type Account, type Data, type User } from "./state";
+import { newAccount, newIndexRecord, saveData, seedData, type Account, type Data, type User } from "./state";
 
 export const API_PREFIX: Record<Api, string> = {
   management: "",
@@ -60,10 +60,12 @@ export class Emulator {
   readonly controls = new Controls();
   data: Data;
   placement: Partial<Record<SearchRegion, SearchRegion>>;
+  private readonly seededAccounts: Set<string>;
 
   constructor(private readonly options: EmulatorServerOptions = {}) {
     this.data = options.data ?? seedData();
     this.placement = { ...options.placement };
+    this.seededAccounts = new Set(this.data.accounts.map((a) => a.record.id));
     this.app = Fastify({ bodyLimit: options.bodyLimit ?? 64 * 1024, logger: false });
     this.app.server.on("connection", () => {
       this.controls.connections += 1;
@@ -345,6 +347,12 @@ export class Emulator {
           account.queues[b.name] = { paused: b.paused, resumes: account.queues[b.name]?.resumes ?? 0 };
           return done();
         });
+        r.post("/accounts", async (req) => {
+          const b = parse(z.object({ username: z.string(), region: z.enum(MESSAGING_REGIONS), type: z.enum(["free", "paid"]).default("free") }), req.body);
+          const account = this.addAccount(b.username, b.region, b.type === "paid");
+          this.persist();
+          return { id: account.record.id, token: account.record.token };
+        });
         r.post("/accounts/:id/delete", async (req) => {
           accountById((req.params as Params).id).record.deletion_time = Math.floor(Date.now() / 1000);
           return done();
@@ -354,9 +362,19 @@ export class Emulator {
     );
   }
 
+  /** A further messaging account for a user, e.g. to manage many budgets at once. */
+  addAccount(username: string, region: (typeof MESSAGING_REGIONS)[number], paid = false): Account {
+    const user = this.data.users.find((u) => u.username === username);
+    if (!user) throw new HttpError(404, `user ${username} not found`);
+    const account = newAccount(user, region, paid);
+    this.data.accounts.push(account);
+    return account;
+  }
+
   /** Forgets indexes, keys, queues, budgets and controls; users, accounts and credentials stay. */
   reset(): void {
     this.data.indexes = [];
+    this.data.accounts = this.data.accounts.filter((a) => this.seededAccounts.has(a.record.id));
     for (const a of this.data.accounts) {
       a.keys = {};
       a.queues = {};

@@ -92,7 +92,7 @@ export function newIndexRecord(user: User, name: string, region: SearchRegion, t
   } as SearchIndexRecord;
 }
 
-function newAccount(user: User, region: MessagingRegion, paid: boolean): Account {
+export function newAccount(user: User, region: MessagingRegion, paid: boolean): Account {
   return {
     owner: user.username,
     keys: {},

@@ -6,10 +6,10 @@ import type * as pulumi from "@pulumi/pulumi";
  * No client, credential, path or library is captured, so it stays a few hundred bytes per
  * method and an implementation fix reaches existing stacks without a replacement.
  *
- * `module` names a file under provider/ that exports `provider: pulumi.dynamic.ResourceProvider`.
+ * `module` names a file under provider/ whose export `exportName` is the implementation.
  */
-export function thinProvider(module: string): pulumi.dynamic.ResourceProvider {
-  const load = () => require(`pulumi-mgmt/internal/${module}`).provider;
+export function thinProvider(module: string, exportName = "provider"): pulumi.dynamic.ResourceProvider {
+  const load = () => require(`pulumi-mgmt/internal/${module}`)[exportName];
   return {
     configure: (req) => require("pulumi-mgmt/internal/runtime").configure(req),
     check: (olds, news) => load().check(olds, news),

@@ -1,0 +1,293 @@
+/**
+ * MessagingControls: flow control and queue actions, reviewed and recorded in a stack.
+ *
+ * Each action target is a child dynamic resource, so a preview lists exactly which actions will
+ * run:
+ * - a flow control key (`FlowControlKey`): `paused: true` pauses it (endpoint 8); back to false,
+ *   or removing the key, lifts the pause (assumed resume). A value of `resetRateTrigger` the key
+ *   has not seen yet resets its rate (endpoint 7) once. Its wait list size (endpoint 6) is read
+ *   on create and on refresh.
+ * - a queue (`QueueResume`): a value of `resumeTrigger` it has not seen yet resumes the queue
+ *   (endpoint 9) once.
+ * Actions go to the regional messaging address of `region`; wait list sizes to the region-less
+ * one. The token defaults to `mgmt:messagingToken` and is always kept secret.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { MgmtClient } from "../api/client";
+import { ApiError } from "../api/errors";
+import { MESSAGING_REGIONS, flowControlKey, queueName, type FlowControlInfo, type MessagingRegion } from "../api/schemas";
+import { apiClient } from "../runtime";
+import { programClient } from "./programClient";
+import { thinProvider } from "./thinProvider";
+import { checkWith } from "./validation";
+
+const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
+const region = z.enum(MESSAGING_REGIONS);
+const token = z.string({ error: "must be a string" }).min(1, "must not be empty").optional();
+
+const KeyInputs = z.object({ region, token, key: flowControlKey, paused: z.boolean({ error: "must be true or false" }).default(false), resetRateTrigger: trigger });
+const QueueInputs = z.object({ region, token, queue: queueName, resumeTrigger: trigger });
+type KeyInputs = z.infer<typeof KeyInputs>;
+type QueueInputs = z.infer<typeof QueueInputs>;
+
+interface KeyOutputs extends KeyInputs {
+  waitListSize: number;
+  /** The last `resetRateTrigger` value acted on. */
+  lastResetTrigger?: string | number;
+}
+interface QueueOutputs extends QueueInputs {
+  /** The last `resumeTrigger` value acted on. */
+  lastResumeTrigger?: string | number;
+}
+
+type Action = "read the wait list of" | "reset the rate of" | "pause" | "lift the pause of" | "resume";
+
+/** Says which key or queue, which action, and what the service answered. */
+async function act<T>(what: string, action: Action, inputs: { region: MessagingRegion }, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    const answer = err instanceof ApiError ? (err.status === undefined ? err.message : `${err.status}: ${err.serviceMessage ?? "no message"}`) : (err as Error).message;
+    const hint = err instanceof ApiError && err.status === 401 ? " (is the token for an account in this region?)" : "";
+    throw new Error(`could not ${action} ${what} in ${inputs.region}: the service answered ${answer}${hint}`);
+  }
+}
+
+const keyLabel = (key: string) => `flow control key "${key}"`;
+const queueLabel = (queue: string) => `queue "${queue}"`;
+
+function readWaitList(client: MgmtClient, inputs: KeyInputs): Promise<FlowControlInfo> {
+  return act(keyLabel(inputs.key), "read the wait list of", inputs, () => client.getFlowControl(inputs.key, inputs.token));
+}
+
+/** A trigger value this resource has not acted on yet. */
+const isNewTrigger = (value: string | number | undefined, last: string | number | undefined) => value !== undefined && value !== last;
+
+function keyOutputs(inputs: KeyInputs, waitListSize: number, lastResetTrigger: string | number | undefined): KeyOutputs {
+  const outs: KeyOutputs = { ...inputs, waitListSize };
+  if (lastResetTrigger !== undefined) outs.lastResetTrigger = lastResetTrigger;
+  return withoutUndefined(outs);
+}
+
+function withoutUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    return checkWith(KeyInputs, news);
+  },
+
+  async diff(_id, olds: KeyOutputs, news: KeyInputs) {
+    const replaces = (["key", "region"] as const).filter((k) => olds[k] !== news[k]);
+    const changes =
+      replaces.length > 0 || olds.paused !== news.paused || isNewTrigger(news.resetRateTrigger, olds.lastResetTrigger) || olds.token !== news.token;
+    return { changes, replaces, deleteBeforeReplace: true };
+  },
+
+  async create(news: KeyInputs) {
+    const inputs = KeyInputs.parse(news);
+    const client = apiClient();
+    const info = await readWaitList(client, inputs);
+    if (inputs.paused) await act(keyLabel(inputs.key), "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, inputs.token));
+    if (inputs.resetRateTrigger !== undefined) {
+      await act(keyLabel(inputs.key), "reset the rate of", inputs, () => client.resetRate(inputs.region, inputs.key, inputs.token));
+    }
+    return { id: `${inputs.region}/${inputs.key}`, outs: keyOutputs(inputs, info.waitListSize, inputs.resetRateTrigger) };
+  },
+
+  async read(id, props: KeyOutputs) {
+    let info: FlowControlInfo;
+    try {
+      info = await apiClient().getFlowControl(props.key, props.token);
+    } catch (err) {
+      if (err instanceof ApiError && err.isNotFound) return {};
+      throw err;
+    }
+    return { id, props: { ...props, waitListSize: info.waitListSize } };
+  },
+
+  async update(_id, olds: KeyOutputs, news: KeyInputs) {
+    const inputs = KeyInputs.parse(news);
+    const client = apiClient();
+    const label = keyLabel(inputs.key);
+    if (inputs.paused && !olds.paused) await act(label, "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, inputs.token));
+    if (!inputs.paused && olds.paused) await act(label, "lift the pause of", inputs, () => client.resumeFlowControl(inputs.region, inputs.key, inputs.token));
+    let last = olds.lastResetTrigger;
+    if (isNewTrigger(inputs.resetRateTrigger, last)) {
+      await act(label, "reset the rate of", inputs, () => client.resetRate(inputs.region, inputs.key, inputs.token));
+      last = inputs.resetRateTrigger;
+    }
+    return { outs: keyOutputs(inputs, olds.waitListSize, last) };
+  },
+
+  async delete(_id, props: KeyOutputs) {
+    if (!props.paused) return;
+    try {
+      await act(keyLabel(props.key), "lift the pause of", props, () => apiClient().resumeFlowControl(props.region, props.key, props.token));
+    } catch (err) {
+      // A key that no longer exists has no pause left to lift.
+      if (!/ 404: /.test((err as Error).message)) throw err;
+    }
+  },
+};
+
+export const queueResumeProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    return checkWith(QueueInputs, news);
+  },
+
+  async diff(_id, olds: QueueOutputs, news: QueueInputs) {
+    const replaces = (["queue", "region"] as const).filter((k) => olds[k] !== news[k]);
+    return { changes: replaces.length > 0 || isNewTrigger(news.resumeTrigger, olds.lastResumeTrigger) || olds.token !== news.token, replaces, deleteBeforeReplace: true };
+  },
+
+  async create(news: QueueInputs) {
+    const inputs = QueueInputs.parse(news);
+    if (inputs.resumeTrigger !== undefined) {
+      await act(queueLabel(inputs.queue), "resume", inputs, () => apiClient().resumeQueue(inputs.region, inputs.queue, inputs.token));
+    }
+    return { id: `${inputs.region}/${inputs.queue}`, outs: withoutUndefined({ ...inputs, lastResumeTrigger: inputs.resumeTrigger }) };
+  },
+
+  // The API has no way to read a queue: what we last did is all there is to know.
+  async read(id, props: QueueOutputs) {
+    return { id, props };
+  },
+
+  async update(_id, olds: QueueOutputs, news: QueueInputs) {
+    const inputs = QueueInputs.parse(news);
+    let last = olds.lastResumeTrigger;
+    if (isNewTrigger(inputs.resumeTrigger, last)) {
+      await act(queueLabel(inputs.queue), "resume", inputs, () => apiClient().resumeQueue(inputs.region, inputs.queue, inputs.token));
+      last = inputs.resumeTrigger;
+    }
+    return { outs: withoutUndefined({ ...inputs, lastResumeTrigger: last }) };
+  },
+
+  async delete() {
+    // Resuming is not undone: removing a queue from the stack leaves it delivering.
+  },
+};
+
+// -- resources ---------------------------------------------------------------------------------
+
+interface ActionTargetArgs {
+  region: pulumi.Input<MessagingRegion>;
+  token?: pulumi.Input<string>;
+}
+
+export class FlowControlKey extends pulumi.dynamic.Resource {
+  declare readonly key: pulumi.Output<string>;
+  declare readonly paused: pulumi.Output<boolean>;
+  declare readonly waitListSize: pulumi.Output<number>;
+  declare readonly lastResetTrigger: pulumi.Output<string | number | undefined>;
+
+  constructor(name: string, args: ActionTargetArgs & FlowControlKeySpec, opts?: pulumi.CustomResourceOptions) {
+    super(
+      thinProvider("resources/messagingControls", "flowControlKeyProvider"),
+      name,
+      { waitListSize: undefined, lastResetTrigger: undefined, region: args.region, token: secretOrUndefined(args.token), key: args.key, paused: args.paused ?? false, resetRateTrigger: args.resetRateTrigger },
+      { ...opts, additionalSecretOutputs: ["token"] },
+      "mgmt",
+      "FlowControlKey",
+    );
+  }
+}
+
+export class QueueResume extends pulumi.dynamic.Resource {
+  declare readonly queue: pulumi.Output<string>;
+  declare readonly lastResumeTrigger: pulumi.Output<string | number | undefined>;
+
+  constructor(name: string, args: ActionTargetArgs & QueueSpec, opts?: pulumi.CustomResourceOptions) {
+    super(
+      thinProvider("resources/messagingControls", "queueResumeProvider"),
+      name,
+      { lastResumeTrigger: undefined, region: args.region, token: secretOrUndefined(args.token), queue: args.name, resumeTrigger: args.resumeTrigger },
+      { ...opts, additionalSecretOutputs: ["token"] },
+      "mgmt",
+      "QueueResume",
+    );
+  }
+}
+
+function secretOrUndefined(value: pulumi.Input<string> | undefined): pulumi.Input<string> | undefined {
+  return value === undefined ? undefined : pulumi.secret(value);
+}
+
+export interface FlowControlKeySpec {
+  key: string;
+  /** Pause delivery of the key's messages; false (default) lifts a pause this stack set. */
+  paused?: pulumi.Input<boolean>;
+  /** Change the value to reset the key's rate once (for example a date or an incident id). */
+  resetRateTrigger?: pulumi.Input<string | number>;
+}
+
+export interface QueueSpec {
+  name: string;
+  /** Change the value to resume the queue once. */
+  resumeTrigger?: pulumi.Input<string | number>;
+}
+
+export interface MessagingControlsArgs extends ActionTargetArgs {
+  flowControlKeys?: FlowControlKeySpec[];
+  queues?: QueueSpec[];
+}
+
+export interface KeyState {
+  paused: boolean;
+  waitListSize: number;
+  lastResetTrigger?: string | number;
+}
+
+export class MessagingControls extends pulumi.ComponentResource {
+  /** Key to wait list size, read on create and on refresh. */
+  readonly waitListSizes: pulumi.Output<Record<string, number>>;
+  /** The state each key was left in. */
+  readonly keyStates: pulumi.Output<Record<string, KeyState>>;
+  /** The last resume trigger acted on, per queue. */
+  readonly queueStates: pulumi.Output<Record<string, { lastResumeTrigger?: string | number }>>;
+  readonly keys: FlowControlKey[];
+  readonly queues: QueueResume[];
+
+  constructor(name: string, args: MessagingControlsArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("mgmt:index:MessagingControls", name, {}, opts);
+    const target = { region: args.region, token: args.token };
+    const child = { parent: this };
+    duplicates("flowControlKeys", (args.flowControlKeys ?? []).map((k) => k.key));
+    duplicates("queues", (args.queues ?? []).map((q) => q.name));
+    this.keys = (args.flowControlKeys ?? []).map((spec) => new FlowControlKey(`${name}-key-${spec.key}`, { ...target, ...spec }, child));
+    this.queues = (args.queues ?? []).map((spec) => new QueueResume(`${name}-queue-${spec.name}`, { ...target, ...spec }, child));
+
+    this.keyStates = pulumi
+      .all(this.keys.map((k) => pulumi.all([k.key, k.paused, k.waitListSize, k.lastResetTrigger])))
+      .apply((rows) => Object.fromEntries(rows.map(([key, paused, waitListSize, last]) => [key, withoutUndefined({ paused, waitListSize, lastResetTrigger: last })])));
+    this.waitListSizes = this.keyStates.apply((states) => Object.fromEntries(Object.entries(states).map(([k, s]) => [k, s.waitListSize])));
+    this.queueStates = pulumi
+      .all(this.queues.map((q) => pulumi.all([q.queue, q.lastResumeTrigger])))
+      .apply((rows) => Object.fromEntries(rows.map(([queue, last]) => [queue, withoutUndefined({ lastResumeTrigger: last })])));
+    this.registerOutputs({ waitListSizes: this.waitListSizes, keyStates: this.keyStates, queueStates: this.queueStates });
+  }
+}
+
+function duplicates(field: string, names: string[]): void {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new Error(`MessagingControls ${field}: "${n}" is listed twice`);
+    seen.add(n);
+  }
+}
+
+// -- functions ---------------------------------------------------------------------------------
+
+/** The wait list of one key, from the region-less messaging address. */
+export async function getFlowControl(args: { key: string; token?: string }): Promise<FlowControlInfo> {
+  const key = flowControlKey.safeParse(args.key);
+  if (!key.success) throw new Error(`key: ${key.error.issues.map((i) => i.message).join("; ")}`);
+  return programClient().getFlowControl(args.key, args.token);
+}
+
+export function getFlowControlOutput(args: { key: pulumi.Input<string>; token?: pulumi.Input<string> }): pulumi.Output<FlowControlInfo> {
+  return pulumi.all([args.key, args.token]).apply(([key, token]) => getFlowControl({ key, token }));
+}
