@@ -1,0 +1,181 @@
+/**
+ * MessagingControls through the real engine against the emulator: every action is counted in
+ * the emulator's request log and its effect read from the emulator's state.
+ */
+import { MessagingControls, getFlowControlOutput, getMessagingAccountOutput } from "../../provider";
+import type { MessagingControlsArgs } from "../../provider";
+import { apiCalls, backendContains, exported, testEnv, writes, type TestEnv } from "../support/harness";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await testEnv();
+});
+afterAll(() => env.cleanup());
+
+/** alice's free eu-central-1 account, with two keys and two paused queues. */
+function seeded() {
+  env.emu.emulator.reset();
+  const info = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
+  const account = env.emu.emulator.data.accounts.find((a) => a.record.id === info.id)!;
+  account.keys["tenant-a"] = { waitListSize: 12, paused: false, rateResets: 0 };
+  account.keys["tenant-b"] = { waitListSize: 0, paused: false, rateResets: 0 };
+  account.queues["emails"] = { paused: true, resumes: 0 };
+  account.queues["reports"] = { paused: true, resumes: 0 };
+  return { token: info.token, account };
+}
+
+function programOf(args: () => MessagingControlsArgs) {
+  return async () => {
+    const controls = new MessagingControls("ops", args());
+    return { waitListSizes: controls.waitListSizes, keyStates: controls.keyStates, queueStates: controls.queueStates };
+  };
+}
+
+const actions = () => env.emu.requests().filter((r) => r.method === "POST");
+
+test("pause, reset on a new trigger only, resume a queue on a new trigger, lift the pause, and read wait lists", async () => {
+  const { token, account } = seeded();
+  let args: MessagingControlsArgs = {
+    region: "eu-central-1",
+    token,
+    flowControlKeys: [{ key: "tenant-a", paused: true }, { key: "tenant-b" }],
+    queues: [{ name: "emails" }],
+  };
+  const s = await env.stack({ program: programOf(() => args) });
+  const up = await s.stack.up();
+  expect(up.outputs.waitListSizes.value).toEqual({ "tenant-a": 12, "tenant-b": 0 });
+  expect(up.outputs.keyStates.value["tenant-a"]).toEqual({ paused: true, waitListSize: 12 });
+  expect(account.keys["tenant-a"].paused).toBe(true);
+  expect(account.keys["tenant-b"].paused).toBe(false);
+  expect(account.queues.emails).toEqual({ paused: true, resumes: 0 }); // no trigger: nothing to do
+  expect(apiCalls(env.emu)).toEqual({
+    "GET /messaging/v2/flowControl/:key": 2,
+    "POST /regional/:region/v2/flowControl/:key/pause": 1,
+  });
+
+  // Nothing changed: no call at all.
+  env.emu.resetLog();
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 5 });
+  expect((await s.stack.up()).summary.resourceChanges).toEqual({ same: 5 });
+  expect(env.emu.requests()).toEqual([]);
+
+  // A trigger value resets once; the same value again does nothing.
+  args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: true }, { key: "tenant-b", resetRateTrigger: "incident-1" }], queues: [{ name: "emails", resumeTrigger: 1 }] };
+  const preview = await s.stack.preview();
+  expect(preview.changeSummary).toEqual({ same: 3, update: 2 });
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(actions().map((r) => r.path)).toEqual(expect.arrayContaining(["/regional/eu-central-1/v2/flowControl/tenant-b/resetRate", "/regional/eu-central-1/v2/queues/emails/resume"]));
+  expect(actions()).toHaveLength(2);
+  expect(account.keys["tenant-b"].rateResets).toBe(1);
+  expect(account.queues.emails).toEqual({ paused: false, resumes: 1 });
+
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(env.emu.requests()).toEqual([]);
+  args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: true }, { key: "tenant-b", resetRateTrigger: "incident-2" }] };
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(actions().map((r) => r.path)).toEqual(["/regional/eu-central-1/v2/flowControl/tenant-b/resetRate"]);
+  expect(account.keys["tenant-b"].rateResets).toBe(2);
+
+  // Wait list sizes follow on refresh; the next up publishes them without any action.
+  account.keys["tenant-a"].waitListSize = 99;
+  await s.stack.refresh();
+  const refreshed = await exported(s, "pulumi-nodejs:dynamic/mgmt:FlowControlKey");
+  expect(refreshed.map((r) => [r.outputs!.key, r.outputs!.waitListSize])).toEqual([["tenant-a", 99], ["tenant-b", 0]]);
+  env.emu.resetLog();
+  expect((await s.stack.up()).outputs.waitListSizes.value).toEqual({ "tenant-a": 99, "tenant-b": 0 });
+  expect(env.emu.requests()).toEqual([]);
+
+  // paused back to false lifts the pause.
+  args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: false }, { key: "tenant-b", resetRateTrigger: "incident-2" }] };
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(actions().map((r) => r.path)).toEqual(["/regional/eu-central-1/v2/flowControl/tenant-a/resume"]);
+  expect(account.keys["tenant-a"].paused).toBe(false);
+});
+
+test("removing a paused key from the stack lifts its pause; destroy leaves queues delivering", async () => {
+  const { token, account } = seeded();
+  let keys = [{ key: "tenant-a", paused: true }, { key: "tenant-b", paused: true }];
+  const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: keys, queues: [{ name: "reports", resumeTrigger: "x" }] })) });
+  await s.stack.up();
+  expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([true, true]);
+  keys = [{ key: "tenant-b", paused: true }];
+  await s.stack.up();
+  expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([false, true]);
+  await s.stack.destroy();
+  expect(account.keys["tenant-b"].paused).toBe(false);
+  expect(account.queues.reports.paused).toBe(false);
+});
+
+test("the token defaults to mgmt:messagingToken, can come from getMessagingAccountOutput, and is never plain text in state", async () => {
+  const { token, account } = seeded();
+  const s = await env.stack({
+    mgmt: { messagingToken: token },
+    program: async () => {
+      const fromConfig = new MessagingControls("cfg", { region: "eu-central-1", flowControlKeys: [{ key: "tenant-a", paused: true }] });
+      const acct = getMessagingAccountOutput({ region: "eu-central-1", type: "free" });
+      const fromAccount = new MessagingControls("acct", { region: "eu-central-1", token: acct.token, flowControlKeys: [{ key: "tenant-b", paused: true }] });
+      const info = getFlowControlOutput({ key: "tenant-a", token: acct.token });
+      return { a: fromConfig.waitListSizes, b: fromAccount.waitListSizes, waitList: info.waitListSize };
+    },
+  });
+  const up = await s.stack.up();
+  expect([up.outputs.a.value, up.outputs.b.value, up.outputs.waitList.value]).toEqual([{ "tenant-a": 12 }, { "tenant-b": 0 }, 12]);
+  expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([true, true]);
+  expect(backendContains(s, [token, env.emu.users[0].password])).toEqual([]);
+  await s.stack.destroy();
+});
+
+describe("service errors name the key or queue, the action and the answer, and change nothing", () => {
+  test.each([
+    ["an unknown key", { flowControlKeys: [{ key: "ghost", paused: true }] }, /could not read the wait list of flow control key "ghost" in eu-central-1: the service answered 404: flow control key ghost not found/],
+    ["an unknown queue", { queues: [{ name: "ghost", resumeTrigger: 1 }] }, /could not resume queue "ghost" in eu-central-1: the service answered 404: queue ghost not found/],
+    [
+      "a token of another region",
+      { region: "us-east-1" as const, flowControlKeys: [{ key: "tenant-a", paused: true }] },
+      /could not pause flow control key "tenant-a" in us-east-1: the service answered 401: user not found in this region \(is the token for an account in this region\?\)/,
+    ],
+  ])("%s", async (_label, extra, message) => {
+    const { token, account } = seeded();
+    const before = JSON.stringify(account.keys) + JSON.stringify(account.queues);
+    const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, ...extra })) });
+    await expect(s.stack.up()).rejects.toThrow(message);
+    expect(JSON.stringify(account.keys) + JSON.stringify(account.queues)).toBe(before);
+  });
+});
+
+describe("bad keys and queue names fail at preview with no API call", () => {
+  test.each([
+    [{ flowControlKeys: [{ key: "" }] }, /key: flow control key must not be empty/],
+    [{ flowControlKeys: [{ key: "k".repeat(129) }] }, /key: flow control key must be at most 128 characters/],
+    [{ flowControlKeys: [{ key: "a/b" }] }, /key: flow control key may contain only letters, digits, '-', '_', '\.' and ':'/],
+    [{ flowControlKeys: [{ key: "../x" }] }, /key: flow control key may contain only/],
+    [{ queues: [{ name: "" }] }, /queue: queue name must not be empty/],
+    [{ queues: [{ name: "ünïcode" }] }, /queue: queue name may contain only/],
+    [{ region: "eu-west-1" }, /region: Invalid option: expected one of "eu-central-1"\|"us-east-1"/],
+    [{ flowControlKeys: [{ key: "k", paused: "yes" }] }, /paused: must be true or false/],
+  ])("%j", async (extra, message) => {
+    const { token } = seeded();
+    const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a" }], ...extra }) as MessagingControlsArgs) });
+    env.emu.resetLog();
+    await expect(s.stack.preview()).rejects.toThrow(message);
+    expect(writes(env.emu)).toBe(0);
+    expect(env.emu.requests()).toEqual([]);
+  });
+});
+
+test("actions are retried through transient faults", async () => {
+  const { token, account } = seeded();
+  env.emu.addFault({ method: "POST", path: "/pause$", status: 500 });
+  env.emu.addFault({ method: "POST", path: "/resetRate$", status: 429, retryAfter: 1 });
+  env.emu.addFault({ method: "POST", path: "/queues/", drop: true });
+  const s = await env.stack({
+    program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a", paused: true, resetRateTrigger: 1 }], queues: [{ name: "emails", resumeTrigger: 1 }] })),
+  });
+  expect((await s.stack.up()).summary.result).toBe("succeeded");
+  expect(account.keys["tenant-a"]).toMatchObject({ paused: true, rateResets: 1 });
+  expect(account.queues.emails.resumes).toBe(1);
+});
