@@ -1,0 +1,78 @@
+/**
+ * The main job (`npm start`) end to end, as a separate process: it runs the root Pulumi.yaml
+ * program through the language host (pulumi-language-nodejs) and TypeScript, not inline.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { PACKAGE_ROOT } from "../../provider/automation";
+import { startEmulator } from "../../emulator";
+import { clientFor } from "../support/harness";
+
+const run = promisify(execFile);
+const stateDir = mkdtempSync(path.join(tmpdir(), "main-job-"));
+const stack = `mainjob${process.pid}`;
+const env = { ...process.env, PULUMI_MGMT_STATE_DIR: stateDir, PULUMI_MGMT_STACK: stack, MGMT_BASE_URL: "", MGMT_USERNAME: "", MGMT_PASSWORD: "" };
+
+function npmStart(args: string[] = [], extraEnv: Record<string, string> = {}) {
+  return run("node", [path.join(PACKAGE_ROOT, "dist/scripts/main.js"), ...args], { cwd: PACKAGE_ROOT, env: { ...env, ...extraEnv }, maxBuffer: 32 * 1024 * 1024 });
+}
+
+afterAll(() => {
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(path.join(PACKAGE_ROOT, `Pulumi.${stack}.yaml`), { force: true });
+});
+
+test("npm start: up on the embedded emulator, a table, a clean preview; a rerun changes nothing; --destroy tears down", async () => {
+  const first = await npmStart();
+  expect(first.stdout).toMatch(/using the embedded emulator at http:\/\/127\.0\.0\.1:\d+/);
+  expect(first.stdout).toMatch(/\+ 8 created/);
+  expect(first.stdout).toMatch(/^catalog\s+\S+\s+eu-west-1\s+payg\s+https:\/\/catalog-\S+\s+\[secret\]$/m);
+  expect(first.stdout).toMatch(/^support-articles\s+\S+\s+us-central1\s+free/m);
+  expect(first.stdout).toMatch(/^tenant-demo\s+false\s+42$/m);
+  expect(first.stdout).toMatch(/preview: no changes \(8 resources unchanged\)/);
+  const emulatorState = JSON.parse(readFileSync(path.join(stateDir, "emulator.json"), "utf8"));
+  const tokens: string[] = emulatorState.indexes.map((i: { record: { token: string } }) => i.record.token);
+  expect(tokens).toHaveLength(3);
+  for (const t of tokens) expect(first.stdout).not.toContain(t);
+
+  const second = await npmStart();
+  expect(second.stdout).toMatch(/8 unchanged/);
+  expect(second.stdout).toMatch(/preview: no changes/);
+
+  const destroyed = await npmStart(["--destroy"]);
+  expect(destroyed.stdout).toMatch(/destroy: succeeded/);
+  expect(JSON.parse(readFileSync(path.join(stateDir, "emulator.json"), "utf8")).indexes).toEqual([]);
+});
+
+test("with MGMT_BASE_URL and credentials, the same command runs against that service and says so", async () => {
+  const service = await startEmulator();
+  const alice = service.users[0];
+  for (const account of service.emulator.data.accounts) {
+    account.keys["tenant-demo"] = { waitListSize: 7, paused: false, rateResets: 0 };
+    account.queues["emails"] = { paused: true, resumes: 0 };
+  }
+  const serviceEnv = {
+    MGMT_BASE_URL: service.baseUrl,
+    MGMT_MESSAGING_URL: service.messagingUrl,
+    MGMT_REGIONAL_MESSAGING_URL: service.regionalMessagingUrl,
+    MGMT_USERNAME: alice.username,
+    MGMT_PASSWORD: alice.password,
+    PULUMI_MGMT_STACK: `${stack}real`,
+  };
+  try {
+    const out = await npmStart([], serviceEnv);
+    expect(out.stdout).toContain(`using the service at ${service.baseUrl} (from MGMT_* variables)`);
+    expect(out.stdout).toMatch(/^tenant-demo\s+false\s+7$/m);
+    const client = clientFor({ baseUrl: service.baseUrl, username: alice.username, password: alice.password });
+    expect((await client.listSearchIndexes()).map((i) => i.name).sort()).toEqual(["catalog", expect.stringMatching(/^scratch-/), "support-articles"]);
+    await npmStart(["--destroy"], serviceEnv);
+    expect(await client.listSearchIndexes()).toEqual([]);
+    await expect(npmStart([], { ...serviceEnv, MGMT_PASSWORD: "" })).rejects.toMatchObject({ stderr: expect.stringMatching(/MGMT_BASE_URL is set, so MGMT_PASSWORD must be set too/) });
+  } finally {
+    rmSync(path.join(PACKAGE_ROOT, `Pulumi.${stack}real.yaml`), { force: true });
+    await service.close();
+  }
+});
