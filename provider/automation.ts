@@ -83,7 +83,10 @@ export interface StackOptions {
   projectName?: string;
   /** An inline program; when absent, `workDir` must hold a Pulumi.yaml program. */
   program?: PulumiFn;
-  /** For a program on disk: the folder with its Pulumi.yaml. */
+  /**
+   * The folder with the project's Pulumi.yaml (and, for an inline program, its settings). Its
+   * node_modules must resolve `@pulumi/pulumi` and `pulumi-mgmt`: the dynamic provider runs there.
+   */
   workDir?: string;
   /** Where the file:// backend keeps state; a new temporary folder by default. */
   backendDir?: string;
@@ -117,7 +120,11 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
   const wsOptions: LocalWorkspaceOptions = { envVars, pulumiCommand: await pulumiCommand() };
 
   let stack: Stack;
-  if (options.program) {
+  if (options.program && options.workDir) {
+    // An inline program whose project settings live in workDir's Pulumi.yaml.
+    const projectName = options.projectName ?? "pulumi-mgmt-inline";
+    stack = await LocalWorkspace.createOrSelectStack({ stackName, projectName, program: options.program }, { ...wsOptions, workDir: options.workDir });
+  } else if (options.program) {
     const projectName = options.projectName ?? "pulumi-mgmt-inline";
     stack = await LocalWorkspace.createOrSelectStack(
       { stackName, projectName, program: options.program },

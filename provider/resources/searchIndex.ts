@@ -8,7 +8,7 @@
  * - refresh drops an index deleted outside Pulumi and reports renames as drift;
  * - `adopt` brings an existing index under management (dynamic resources have no import).
  */
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MgmtClient } from "../api/client";
@@ -48,7 +48,8 @@ const Inputs = z.object({
     .enum(SEARCH_TYPES)
     .refine((t) => t !== "fixed", `"fixed" is not currently available; use one of ${AVAILABLE_SEARCH_TYPES.map((t) => `"${t}"`).join(", ")}`),
   adopt: z.string().min(1, "must not be empty (give an index id or name, or leave adopt out)").optional(),
-  resourceName: z.string(),
+  /** Set when `name` was not given: the generated name, which only this resource ever uses. */
+  autoName: z.string().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 
@@ -56,21 +57,27 @@ type Inputs = z.infer<typeof Inputs>;
 export interface SearchIndexOutputs extends Omit<Camelized<SearchIndexRecord>, "id" | "throughputVector" | "region"> {
   region: SearchRegion;
   deployedRegion: SearchRegion;
-  resourceName: string;
+  autoName?: string;
   adopt?: string;
 }
 
-function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "resourceName" | "adopt">): SearchIndexOutputs {
+function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt">): SearchIndexOutputs {
   const { id: _id, throughputVector: _metrics, region: deployedRegion, ...fields } = camelize(record);
-  const outs: SearchIndexOutputs = { ...fields, region: inputs.region, deployedRegion, resourceName: inputs.resourceName };
+  const outs: SearchIndexOutputs = { ...fields, region: inputs.region, deployedRegion };
+  if (inputs.autoName !== undefined) outs.autoName = inputs.autoName;
   if (inputs.adopt !== undefined) outs.adopt = inputs.adopt;
   return outs;
 }
 
-/** Auto-names follow Pulumi's convention: the resource name, sanitized, and a random suffix. */
-function autoName(resourceName: string): string {
+/**
+ * Pulumi's convention, the resource name plus a random-looking suffix, but derived from project,
+ * stack and resource name: the preview shows the name `up` will create, and no other stack or
+ * resource can ever hold it, so finding it taken means our own earlier attempt made it.
+ */
+export function autoNameFor(project: string, stack: string, resourceName: string): string {
   const base = resourceName.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 56);
-  return `${base}-${randomBytes(4).toString("hex").slice(0, 7)}`;
+  const suffix = createHash("sha256").update(`${project}\0${stack}\0${resourceName}`).digest("hex").slice(0, 7);
+  return `${base}-${suffix}`;
 }
 
 async function findByName(client: MgmtClient, name: string): Promise<SearchIndexRecord | undefined> {
@@ -102,7 +109,9 @@ async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<Search
  */
 async function createIndex(client: MgmtClient, inputs: Inputs): Promise<SearchIndexRecord> {
   const body = { name: inputs.name, region: inputs.region, type: inputs.type };
-  let lostAnswer = false;
+  // A generated name is this resource's alone: finding it taken means an interrupted earlier run
+  // of this very resource created it, so it is ours to take back.
+  let lostAnswer = inputs.autoName === inputs.name;
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.createSearchIndex(body);
@@ -122,9 +131,9 @@ async function createIndex(client: MgmtClient, inputs: Inputs): Promise<SearchIn
 }
 
 export const provider: pulumi.dynamic.ResourceProvider = {
-  async check(olds, news) {
+  async check(_olds, news) {
     const inputs = { ...news };
-    inputs.name ??= olds?.name && olds.resourceName === news.resourceName ? olds.name : autoName(String(news.resourceName));
+    inputs.name ??= news.autoName;
     return checkWith(Inputs, inputs);
   },
 
@@ -156,16 +165,19 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     }
     const outs = outputsOf(record, props);
     // Inputs follow what exists, so the next preview shows exactly what `up` would change back.
-    const inputs: Partial<Inputs> = { name: record.name, region: props.region, type: record.type as Inputs["type"], resourceName: props.resourceName };
+    const inputs: Partial<Inputs> = { name: record.name, region: props.region, type: record.type as Inputs["type"] };
+    if (props.autoName !== undefined) inputs.autoName = props.autoName;
     if (props.adopt !== undefined) inputs.adopt = props.adopt;
     return { id, props: outs, inputs };
   },
 
   async update(id, olds: SearchIndexOutputs, news: Inputs) {
     if (olds.name !== news.name) await apiClient().renameSearchIndex(id, news.name);
-    const outs: SearchIndexOutputs = { ...olds, name: news.name, resourceName: news.resourceName };
+    const outs: SearchIndexOutputs = { ...olds, name: news.name };
     delete outs.adopt;
+    delete outs.autoName;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
+    if (news.autoName !== undefined) outs.autoName = news.autoName;
     return { outs };
   },
 
@@ -209,7 +221,14 @@ export class SearchIndex extends pulumi.dynamic.Resource {
     super(
       thinProvider("resources/searchIndex"),
       name,
-      { ...outputs, name: args.name, region: args.region, type: args.type, adopt: args.adopt, resourceName: name },
+      {
+        ...outputs,
+        name: args.name,
+        region: args.region,
+        type: args.type,
+        adopt: args.adopt,
+        autoName: args.name === undefined ? autoNameFor(pulumi.getProject(), pulumi.getStack(), name) : undefined,
+      },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token", "readOnlyToken"] },
       "mgmt",
       "SearchIndex",

@@ -3,6 +3,7 @@
  * HTTP; API calls are counted in the emulator's request log.
  */
 import { SearchIndex } from "../../provider";
+import { autoNameFor } from "../../provider/resources/searchIndex";
 import type { SearchIndexArgs } from "../../provider";
 import { apiCalls, backendContains, exported, isSecret, testEnv, writes, type TestEnv } from "../support/harness";
 
@@ -152,6 +153,21 @@ test("adopt takes over an existing index by id or by name, and fails clearly for
   await expect(s.stack.up()).rejects.toThrow(/adopt: no search index with id or name "no-such-index" exists/);
   spec = { ...spec, three: { name: "legacy-one", region: "us-central1", type: "free", adopt: "legacy-one" } };
   await expect(s.stack.up()).rejects.toThrow(/deployed in region "eu-west-1" but region is "us-central1"/);
+  expect(await indexes()).toHaveLength(2);
+});
+
+test("a generated name found taken (an interrupted earlier run) is taken back; a taken explicit name is a clear error", async () => {
+  const leftover = await env.client.createSearchIndex({ name: autoNameFor("pulumi-mgmt-inline", "dev", "interrupted"), region: "eu-west-1", type: "free" });
+  const s = await env.stack({ program: programOf(() => ({ interrupted: { region: "eu-west-1", type: "free" } })) });
+  const preview = await s.stack.preview();
+  expect(preview.stdout).toContain(leftover.name); // the preview names what up will create
+  await s.stack.up();
+  expect((await indexes()).map((i) => i.id)).toEqual([leftover.id]);
+  expect((await exported(s, TYPE))[0].id).toBe(leftover.id);
+
+  await env.client.createSearchIndex({ name: "someone-elses", region: "eu-west-1", type: "free" });
+  const t = await env.stack({ stackName: "taken", program: programOf(() => ({ mine: { name: "someone-elses", region: "eu-west-1", type: "free" } })) });
+  await expect(t.stack.up()).rejects.toThrow(/a search index named "someone-elses" already exists: set adopt: "someone-elses" to manage it, or choose another name/);
   expect(await indexes()).toHaveLength(2);
 });
 

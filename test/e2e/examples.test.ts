@@ -1,0 +1,125 @@
+/**
+ * Every example, end to end against the emulator: the Pulumi projects through the language host
+ * exactly as `pulumi up` runs them, the Automation API script as a process. Afterwards neither
+ * the state files nor the engine's output hold the password or any token in plain text.
+ */
+import { execFile } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { PACKAGE_ROOT } from "../../provider/automation";
+import { backendContains, testEnv, type TestEnv } from "../support/harness";
+import type { MgmtStack } from "../../provider/automation";
+
+const EXAMPLES = path.join(PACKAGE_ROOT, "examples");
+const stackName = `ex${process.pid}`;
+let env: TestEnv;
+const engineOutput: string[] = [];
+const stacks: MgmtStack[] = [];
+const indexTokens: string[] = [];
+
+beforeAll(async () => {
+  env = await testEnv();
+});
+afterAll(async () => {
+  await env.cleanup();
+  for (const ex of ["search-index", "messaging-budget", "flow-control"]) rmSync(path.join(EXAMPLES, ex, `Pulumi.${stackName}.yaml`), { force: true });
+});
+
+async function example(name: string, config: Record<string, string> = {}) {
+  const s = await env.stack({ workDir: path.join(EXAMPLES, name), stackName, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])) });
+  stacks.push(s);
+  return s;
+}
+
+async function logged<T extends { stdout: string; stderr: string }>(p: Promise<T>): Promise<T> {
+  const result = await p;
+  engineOutput.push(result.stdout, result.stderr);
+  return result;
+}
+
+test("search-index: creates, adopts, renames in place, destroys", async () => {
+  env.emu.emulator.reset();
+  const legacy = await env.client.createSearchIndex({ name: "legacy-catalog", region: "eu-west-1", type: "free" });
+  const s = await example("search-index", { adoptIndex: "legacy-catalog" });
+  const up = await logged(s.stack.up());
+  expect(up.outputs.legacyId.value).toBe(legacy.id);
+  expect(up.outputs.indexCount.value).toBe(3);
+  expect(up.outputs.productsToken.secret).toBe(true);
+  indexTokens.push(...(await env.client.listSearchIndexes()).flatMap((i) => [i.token, i.read_only_token!]));
+  expect((await env.client.listSearchIndexes()).map((i) => i.name).sort()).toEqual(["legacy-catalog", expect.stringMatching(/^logs-[0-9a-f]{7}$/), "products"]);
+  expect((await logged(s.stack.preview())).changeSummary).toEqual({ same: 4 });
+
+  const productsId = (await env.client.listSearchIndexes()).find((i) => i.name === "products")!.id;
+  await s.stack.setConfig("productsName", { value: "products-v2" });
+  expect((await logged(s.stack.up())).summary.resourceChanges).toEqual({ same: 3, update: 1 });
+  expect((await env.client.getSearchIndex(productsId)).name).toBe("products-v2");
+
+  await logged(s.stack.destroy());
+  expect(await env.client.listSearchIndexes()).toEqual([]);
+});
+
+test("messaging-budget: one budget per paid account; destroy restores the earlier budgets", async () => {
+  env.emu.emulator.reset();
+  const paid = (await env.client.listMessagingAccounts()).filter((a) => a.type === "paid");
+  await env.client.updateBudget(paid[0].id, 40);
+  const s = await example("messaging-budget", { budget: "300" });
+  const up = await logged(s.stack.up());
+  expect(up.outputs.budgets.value.map((b: { budget: number }) => b.budget)).toEqual([300, 300]);
+  const budgets = async () => (await env.client.listMessagingAccounts()).filter((a) => a.type === "paid").map((a) => a.budget);
+  expect(await budgets()).toEqual([300, 300]);
+  await logged(s.stack.destroy());
+  expect(await budgets()).toEqual([40, 0]);
+});
+
+test("flow-control: pauses the noisy tenant, resets on a new incident, lifts the pause on destroy", async () => {
+  env.emu.emulator.reset();
+  const accountId = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1")!.id;
+  const account = env.emu.emulator.data.accounts.find((a) => a.record.id === accountId)!;
+  account.keys["tenant-42"] = { waitListSize: 120, paused: false, rateResets: 0 };
+  account.keys["tenant-7"] = { waitListSize: 3, paused: false, rateResets: 0 };
+  account.queues.invoices = { paused: true, resumes: 0 };
+  const s = await example("flow-control");
+  const up = await logged(s.stack.up());
+  expect(up.outputs.waitListSizes.value).toEqual({ "tenant-42": 120, "tenant-7": 3 });
+  expect(up.outputs.quietTenantWaitList.value).toBe(3);
+  expect(account.keys["tenant-42"].paused).toBe(true);
+
+  await s.stack.setConfig("incident", { value: "INC-1" });
+  await s.stack.setConfig("maintenanceDone", { value: "2026-11-21" });
+  const preview = await logged(s.stack.preview());
+  expect(preview.changeSummary).toMatchObject({ update: 2 });
+  await logged(s.stack.up());
+  expect(account.keys["tenant-7"].rateResets).toBe(1);
+  expect(account.queues.invoices).toEqual({ paused: false, resumes: 1 });
+
+  await logged(s.stack.destroy());
+  expect(account.keys["tenant-42"].paused).toBe(false);
+});
+
+test("automation: creates from a list, previews and applies a change, refreshes and destroys", async () => {
+  const { stdout } = await promisify(execFile)("node", ["-r", "ts-node/register/transpile-only", "index.ts"], {
+    cwd: path.join(EXAMPLES, "automation"),
+    env: { ...process.env, MGMT_BASE_URL: "", TS_NODE_PROJECT: "" },
+  });
+  engineOutput.push(stdout);
+  expect(stdout.split("\n").slice(1, 6)).toEqual([
+    "up: succeeded, {\"create\":4}; indexes: orders, customers, invoices",
+    "preview of the change: {\"create\":1,\"same\":3,\"update\":1}",
+    "up: succeeded, {\"create\":1,\"same\":3,\"update\":1}; indexes: orders-v2, customers, invoices, shipments",
+    "refresh: succeeded, {\"same\":5}",
+    "destroy: succeeded, {\"delete\":5}",
+  ]);
+});
+
+test("no state file and no engine output holds the password or a token in plain text", async () => {
+  const secrets = [
+    ...env.emu.users.flatMap((u) => [u.password, ...u.accounts.map((a) => a.token)]),
+    ...env.emu.emulator.data.accounts.map((a) => a.record.read_only_token!),
+    ...indexTokens,
+  ];
+  expect(indexTokens).toHaveLength(6);
+  expect(engineOutput.length).toBeGreaterThan(10);
+  for (const s of stacks) expect(backendContains(s, secrets)).toEqual([]);
+  for (const out of engineOutput) for (const secret of secrets) expect(out.includes(secret)).toBe(false);
+});
