@@ -32,7 +32,8 @@ export interface LoggedRequest {
   path: string;
   /** The matched route, e.g. `GET /v2/search/:id`, for counting by operation. */
   route: string;
-  status: number | "dropped";
+  /** "dropped": we closed the connection; "abandoned": the client closed it before the answer. */
+  status: number | "dropped" | "abandoned";
   fault?: string;
   at: number;
 }

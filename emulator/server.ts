@@ -97,7 +97,10 @@ export class Emulator {
       const path = req.url.split("?")[0];
       if (this.controls.latencyMs > 0) await sleep(this.controls.latencyMs);
       const fault = this.controls.takeFault(req.method, path);
-      if (fault?.delayMs) await sleep(fault.delayMs);
+      if (fault?.delayMs) {
+        (req as FaultedRequest).fault = `delay ${fault.delayMs} ms`;
+        await sleep(fault.delayMs);
+      }
       if (fault?.drop) {
         this.controls.record({ method: req.method, path, route: routeOf(req), status: "dropped", fault: "drop" });
         drop(req, reply);
@@ -113,6 +116,12 @@ export class Emulator {
         (req as FaultedRequest).fault = "rate limit";
         return reply.status(429).header("retry-after", "1").send({ error: "rate limit exceeded, retry later" });
       }
+    });
+
+    // A client that gives up (its timeout) before the answer: fastify sends no response event.
+    app.addHook("onRequestAbort", async (req) => {
+      if (isControl(req)) return;
+      this.controls.record({ method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: (req as FaultedRequest).fault });
     });
 
     app.addHook("onResponse", async (req, reply) => {

@@ -39,14 +39,20 @@ interface RetryState {
   opts: { method: string; retryOptions: { methods: string[]; statusCodes: number[]; errorCodes: string[]; maxRetries: number; minTimeout: number; maxTimeout: number; timeoutFactor: number } };
 }
 
+/** A rate limit is the service asking us to wait, not a failure: it gets more patience. */
+const MAX_RATE_LIMITED_RETRIES = 60;
+
 /**
  * undici's decision, with full jitter on the exponential backoff so that many resources retrying
  * at once do not hammer the service in lock step, and `Retry-After` taken as the floor.
+ * 429 answers may be retried up to MAX_RATE_LIMITED_RETRIES times (the total timeout still
+ * bounds the wait); every other failure up to maxRetries.
  */
 function retryWithJitter(err: Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> }, { state, opts }: RetryState, cb: (err?: Error | null) => void): void {
   const o = opts.retryOptions;
   const retryable = err.statusCode !== undefined ? o.statusCodes.includes(err.statusCode) : err.code !== undefined && o.errorCodes.includes(err.code);
-  if (!retryable || !o.methods.includes(opts.method) || state.counter > o.maxRetries) {
+  const limit = err.statusCode === 429 ? Math.max(o.maxRetries, MAX_RATE_LIMITED_RETRIES) : o.maxRetries;
+  if (!retryable || !o.methods.includes(opts.method) || state.counter > limit) {
     cb(err);
     return;
   }

@@ -252,11 +252,12 @@ export class MessagingControls extends pulumi.ComponentResource {
   readonly queues: QueueResume[];
 
   constructor(name: string, args: MessagingControlsArgs, opts?: pulumi.ComponentResourceOptions) {
+    // Plain values are checked before anything is registered, so a mistake leaves no trace in the
+    // stack; values only known later are checked by each child's `check`.
+    validateArgs(name, args);
     super("mgmt:index:MessagingControls", name, {}, opts);
     const target = { region: args.region, token: args.token };
     const child = { parent: this };
-    duplicates("flowControlKeys", (args.flowControlKeys ?? []).map((k) => k.key));
-    duplicates("queues", (args.queues ?? []).map((q) => q.name));
     this.keys = (args.flowControlKeys ?? []).map((spec) => new FlowControlKey(`${name}-key-${spec.key}`, { ...target, ...spec }, child));
     this.queues = (args.queues ?? []).map((spec) => new QueueResume(`${name}-queue-${spec.name}`, { ...target, ...spec }, child));
 
@@ -271,12 +272,32 @@ export class MessagingControls extends pulumi.ComponentResource {
   }
 }
 
-function duplicates(field: string, names: string[]): void {
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (seen.has(n)) throw new Error(`MessagingControls ${field}: "${n}" is listed twice`);
-    seen.add(n);
-  }
+const plain = (v: unknown) => v !== undefined && !pulumi.Output.isInstance(v) && !(v instanceof Promise);
+
+function validateArgs(name: string, args: MessagingControlsArgs): void {
+  const problems: string[] = [];
+  const check = (path: string, schema: z.ZodType, value: unknown) => {
+    if (!plain(value)) return;
+    const result = schema.safeParse(value);
+    if (!result.success) problems.push(...result.error.issues.map((i) => `${path}: ${i.message}`));
+  };
+  check("region", region, args.region);
+  check("token", z.string({ error: "must be a string" }).min(1, "must not be empty"), args.token);
+  const seen = { flowControlKeys: new Set<string>(), queues: new Set<string>() };
+  (args.flowControlKeys ?? []).forEach((k, i) => {
+    check(`flowControlKeys[${i}].key`, flowControlKey, k.key);
+    check(`flowControlKeys[${i}].paused`, KeyInputs.shape.paused, k.paused);
+    check(`flowControlKeys[${i}].resetRateTrigger`, trigger, k.resetRateTrigger);
+    if (seen.flowControlKeys.has(k.key)) problems.push(`flowControlKeys: "${k.key}" is listed twice`);
+    seen.flowControlKeys.add(k.key);
+  });
+  (args.queues ?? []).forEach((q, i) => {
+    check(`queues[${i}].name`, queueName, q.name);
+    check(`queues[${i}].resumeTrigger`, trigger, q.resumeTrigger);
+    if (seen.queues.has(q.name)) problems.push(`queues: "${q.name}" is listed twice`);
+    seen.queues.add(q.name);
+  });
+  if (problems.length > 0) throw new Error(`MessagingControls "${name}": ${problems.join("; ")}`);
 }
 
 // -- functions ---------------------------------------------------------------------------------

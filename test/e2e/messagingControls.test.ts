@@ -4,7 +4,7 @@
  */
 import { MessagingControls, getFlowControlOutput, getMessagingAccountOutput } from "../../provider";
 import type { MessagingControlsArgs } from "../../provider";
-import { apiCalls, backendContains, exported, testEnv, writes, type TestEnv } from "../support/harness";
+import { apiCalls, backendContains, declaring, exported, testEnv, writes, type TestEnv } from "../support/harness";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -26,8 +26,9 @@ function seeded() {
 
 function programOf(args: () => MessagingControlsArgs) {
   return async () => {
-    const controls = new MessagingControls("ops", args());
-    return { waitListSizes: controls.waitListSizes, keyStates: controls.keyStates, queueStates: controls.queueStates };
+    let controls: MessagingControls | undefined;
+    declaring(() => (controls = new MessagingControls("ops", args())));
+    return controls && { waitListSizes: controls.waitListSizes, keyStates: controls.keyStates, queueStates: controls.queueStates };
   };
 }
 
@@ -153,8 +154,8 @@ describe("bad keys and queue names fail at preview with no API call", () => {
     [{ flowControlKeys: [{ key: "k".repeat(129) }] }, /key: flow control key must be at most 128 characters/],
     [{ flowControlKeys: [{ key: "a/b" }] }, /key: flow control key may contain only letters, digits, '-', '_', '\.' and ':'/],
     [{ flowControlKeys: [{ key: "../x" }] }, /key: flow control key may contain only/],
-    [{ queues: [{ name: "" }] }, /queue: queue name must not be empty/],
-    [{ queues: [{ name: "ünïcode" }] }, /queue: queue name may contain only/],
+    [{ queues: [{ name: "" }] }, /queues\[0\]\.name: queue name must not be empty/],
+    [{ queues: [{ name: "ünïcode" }] }, /queues\[0\]\.name: queue name may contain only/],
     [{ region: "eu-west-1" }, /region: Invalid option: expected one of "eu-central-1"\|"us-east-1"/],
     [{ flowControlKeys: [{ key: "k", paused: "yes" }] }, /paused: must be true or false/],
   ])("%j", async (extra, message) => {

@@ -105,3 +105,16 @@ export function backendContains(s: MgmtStack, needles: string[]): string[] {
   }
   return found;
 }
+
+/**
+ * Runs declarations inside an inline program, turning a thrown error into an engine error.
+ * Outside Jest, Pulumi's own handler does this for an uncaught error; inside Jest, Jest claims
+ * the unhandled rejection first and fails the test instead of letting `up` report it.
+ */
+export function declaring(declare: () => unknown): void {
+  try {
+    declare();
+  } catch (err) {
+    (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.error((err as Error).message);
+  }
+}
