@@ -120,7 +120,7 @@ export class Emulator {
 
     // A client that gives up (its timeout) before the answer: fastify sends no response event.
     app.addHook("onRequestAbort", async (req) => {
-      if (isControl(req)) return;
+      if (isControl(req) || (req as FaultedRequest).dropped) return;
       this.controls.record({ method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: (req as FaultedRequest).fault });
     });
 
@@ -413,6 +413,7 @@ export interface SeedUser {
 
 interface FaultedRequest extends FastifyRequest {
   commitThenDrop?: boolean;
+  dropped?: boolean;
   fault?: string;
 }
 
@@ -434,6 +435,7 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 function drop(req: FastifyRequest, reply: FastifyReply): void {
+  (req as FaultedRequest).dropped = true;
   reply.hijack();
   req.raw.socket.destroy();
 }

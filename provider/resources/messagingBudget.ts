@@ -3,8 +3,8 @@
  *
  * Create and update set the budget (endpoint 5); delete gives the account back the budget it had
  * before this resource took it over (`previousBudget`). Reads come from the account list
- * (endpoint 4), coalesced per provider process so that refreshing many budgets lists the
- * accounts once, not once per budget.
+ * (endpoint 4), shared per provider process so that refreshing many budgets lists the accounts
+ * once, not once per budget.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -20,6 +20,7 @@ import {
 } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { programClient } from "./programClient";
+import { applyToSharedList, sharedList } from "./sharedList";
 import { thinProvider } from "./thinProvider";
 import { checkWith } from "./validation";
 
@@ -43,24 +44,10 @@ export interface MessagingBudgetOutputs extends Inputs {
   region: MessagingRegion;
 }
 
-/**
- * One list request serves every read that arrives while it is in flight or within a short
- * window after it; our own budget writes are applied to the cached copy, so it never goes stale
- * because of us.
- */
-const FRESH_MS = 2000;
-let cached: { at: number; accounts: Promise<MessagingAccountRecord[]> } | undefined;
+const ACCOUNTS = "messaging accounts";
 
 function listAccounts(client: MgmtClient): Promise<MessagingAccountRecord[]> {
-  if (!cached || (cached.at > 0 && Date.now() - cached.at > FRESH_MS)) {
-    const entry: { at: number; accounts: Promise<MessagingAccountRecord[]> } = { at: 0, accounts: client.listMessagingAccounts() };
-    entry.accounts.then(
-      () => (entry.at = Date.now()),
-      () => cached === entry && (cached = undefined),
-    );
-    cached = entry;
-  }
-  return cached.accounts;
+  return sharedList(ACCOUNTS, () => client.listMessagingAccounts());
 }
 
 async function liveAccount(client: MgmtClient, accountId: string): Promise<MessagingAccountRecord | undefined> {
@@ -75,8 +62,10 @@ async function setBudget(client: MgmtClient, accountId: string, value: number): 
     if (err instanceof ApiError && err.isNotFound) throw new Error(`messaging account "${accountId}" not found for this user: check accountId`);
     throw err;
   }
-  const account = cached && (await cached.accounts.catch(() => [])).find((a) => a.id === accountId);
-  if (account) account.budget = value;
+  await applyToSharedList<MessagingAccountRecord>(ACCOUNTS, (accounts) => {
+    const account = accounts.find((a) => a.id === accountId);
+    if (account) account.budget = value;
+  });
 }
 
 function outputsOf(account: MessagingAccountRecord, budgetValue: number, previousBudget: number): MessagingBudgetOutputs {

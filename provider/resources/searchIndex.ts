@@ -5,7 +5,8 @@
  * - the region the service deployed to (`deployedRegion`) may differ from the one asked for and
  *   never causes a diff;
  * - create survives a lost answer without leaving a duplicate or an orphan;
- * - refresh drops an index deleted outside Pulumi and reports renames as drift;
+ * - refresh drops an index deleted outside Pulumi and reports renames as drift, listing the
+ *   indexes once per provider process rather than fetching each;
  * - `adopt` brings an existing index under management (dynamic resources have no import).
  */
 import { createHash } from "node:crypto";
@@ -26,6 +27,7 @@ import {
 } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { programClient } from "./programClient";
+import { applyToSharedList, sharedList } from "./sharedList";
 import { thinProvider } from "./thinProvider";
 import { checkWith } from "./validation";
 
@@ -80,8 +82,26 @@ export function autoNameFor(project: string, stack: string, resourceName: string
   return `${base}-${suffix}`;
 }
 
+const INDEXES = "search indexes";
+
 async function findByName(client: MgmtClient, name: string): Promise<SearchIndexRecord | undefined> {
   return (await client.listSearchIndexes()).find((i) => i.name === name);
+}
+
+/**
+ * Refresh reads from one shared list (endpoint 3) rather than one GET per index. An index missing
+ * from the list is confirmed with a GET before it counts as gone: the list's paging is not
+ * specified, and dropping a live index from state by mistake would orphan it.
+ */
+async function readIndex(client: MgmtClient, id: string): Promise<SearchIndexRecord | undefined> {
+  const listed = (await sharedList(INDEXES, () => client.listSearchIndexes())).find((i) => i.id === id);
+  if (listed) return listed;
+  try {
+    return await client.getSearchIndex(id);
+  } catch (err) {
+    if (err instanceof ApiError && err.isNotFound) return undefined;
+    throw err;
+  }
 }
 
 async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<SearchIndexRecord> {
@@ -156,13 +176,8 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   },
 
   async read(id, props: SearchIndexOutputs) {
-    let record: SearchIndexRecord;
-    try {
-      record = await apiClient().getSearchIndex(id);
-    } catch (err) {
-      if (err instanceof ApiError && err.isNotFound) return {};
-      throw err;
-    }
+    const record = await readIndex(apiClient(), id);
+    if (!record) return {};
     const outs = outputsOf(record, props);
     // Inputs follow what exists, so the next preview shows exactly what `up` would change back.
     const inputs: Partial<Inputs> = { name: record.name, region: props.region, type: record.type as Inputs["type"] };
@@ -172,7 +187,10 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   },
 
   async update(id, olds: SearchIndexOutputs, news: Inputs) {
-    if (olds.name !== news.name) await apiClient().renameSearchIndex(id, news.name);
+    if (olds.name !== news.name) {
+      await apiClient().renameSearchIndex(id, news.name);
+      await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.filter((i) => i.id === id).forEach((i) => (i.name = news.name)));
+    }
     const outs: SearchIndexOutputs = { ...olds, name: news.name };
     delete outs.adopt;
     delete outs.autoName;
@@ -187,6 +205,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     } catch (err) {
       if (!(err instanceof ApiError && err.isNotFound)) throw err;
     }
+    await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.splice(0, all.length, ...all.filter((i) => i.id !== id)));
   },
 };
 

@@ -121,7 +121,10 @@ test("refresh drops an index deleted out of band, reports an out-of-band rename,
   await env.client.deleteSearchIndex(gone.id);
   await env.client.renameSearchIndex(keep.id, "renamed-elsewhere");
 
+  env.emu.resetLog();
   const refresh = await s.stack.refresh();
+  // One shared list for both; the missing one is confirmed by id before it is dropped.
+  expect(apiCalls(env.emu)).toEqual({ "GET /v2/search": 1, "GET /v2/search/:id": 1 });
   expect(refresh.summary.result).toBe("succeeded");
   expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
   const state = await exported(s, TYPE);
@@ -211,9 +214,9 @@ describe("faults", () => {
     expect(up.summary.result).toBe("succeeded");
     expect(env.emu.requests({ route: "POST /v2/search" }).map((r) => r.status).sort()).toEqual([200, 200, 429, 503]);
 
-    env.emu.addFault({ method: "GET", path: "^/v2/search/", drop: true });
-    env.emu.addFault({ method: "GET", path: "^/v2/search/", status: 503 });
-    env.emu.addFault({ method: "GET", path: "^/v2/search/", status: 429, retryAfter: 1 });
+    env.emu.addFault({ method: "GET", path: "^/v2/search$", drop: true });
+    env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 503 });
+    env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 429, retryAfter: 1 });
     const refresh = await s.stack.refresh();
     expect(refresh.summary.result).toBe("succeeded");
     expect((await exported(s, TYPE)).map((r) => r.outputs!.name).sort()).toEqual(["fa", "fb"]);

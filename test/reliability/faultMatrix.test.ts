@@ -16,7 +16,7 @@ type Op = "create" | "rename" | "refresh" | "destroy";
 const ROUTES: Record<Op, { method: string; path: string }> = {
   create: { method: "POST", path: "^/v2/search$" },
   rename: { method: "POST", path: "/rename$" },
-  refresh: { method: "GET", path: "^/v2/search/[^/]+$" },
+  refresh: { method: "GET", path: "^/v2/search$" }, // refresh reads one shared list
   destroy: { method: "DELETE", path: "^/v2/search/" },
 };
 const FAULTS: Record<string, Omit<FaultRuleInput, "method" | "path">> = {
