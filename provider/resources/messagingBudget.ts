@@ -55,11 +55,17 @@ async function liveAccount(client: MgmtClient, accountId: string): Promise<Messa
   return account && !account.deletion_time ? account : undefined;
 }
 
+class AccountNotFound extends Error {
+  constructor(accountId: string) {
+    super(`messaging account "${accountId}" not found for this user: check accountId`);
+  }
+}
+
 async function setBudget(client: MgmtClient, accountId: string, value: number): Promise<void> {
   try {
     await client.updateBudget(accountId, value);
   } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) throw new Error(`messaging account "${accountId}" not found for this user: check accountId`);
+    if (err instanceof ApiError && err.isNotFound) throw new AccountNotFound(accountId);
     throw err;
   }
   await applyToSharedList<MessagingAccountRecord>(ACCOUNTS, (accounts) => {
@@ -89,7 +95,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     const inputs = Inputs.parse(news);
     const client = apiClient();
     const account = await liveAccount(client, inputs.accountId);
-    if (!account) throw new Error(`messaging account "${inputs.accountId}" not found for this user: check accountId`);
+    if (!account) throw new AccountNotFound(inputs.accountId);
     const previous = account.budget ?? 0;
     if (previous !== inputs.budget) await setBudget(client, inputs.accountId, inputs.budget);
     return { id: inputs.accountId, outs: outputsOf(account, inputs.budget, previous) };
@@ -112,7 +118,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       if (props.budget !== props.previousBudget) await setBudget(apiClient(), id, props.previousBudget);
     } catch (err) {
       // An account that is gone has no budget left to restore.
-      if (!/not found for this user/.test((err as Error).message)) throw err;
+      if (!(err instanceof AccountNotFound)) throw err;
     }
   },
 };

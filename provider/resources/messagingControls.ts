@@ -43,14 +43,24 @@ interface QueueOutputs extends QueueInputs {
 
 type Action = "read the wait list of" | "reset the rate of" | "pause" | "lift the pause of" | "resume";
 
-/** Says which key or queue, which action, and what the service answered. */
+/** A failed action: which key or queue, which action, and what the service answered. */
+class ActionError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
 async function act<T>(what: string, action: Action, inputs: { region: MessagingRegion }, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    const answer = err instanceof ApiError ? (err.status === undefined ? err.message : `${err.status}: ${err.serviceMessage ?? "no message"}`) : (err as Error).message;
-    const hint = err instanceof ApiError && err.status === 401 ? " (is the token for an account in this region?)" : "";
-    throw new Error(`could not ${action} ${what} in ${inputs.region}: the service answered ${answer}${hint}`);
+    if (!(err instanceof ApiError)) throw err;
+    const answer = err.status === undefined ? err.message : `${err.status}: ${err.serviceMessage ?? "no message"}`;
+    const hint = err.status === 401 ? " (is the token for an account in this region?)" : "";
+    throw new ActionError(`could not ${action} ${what} in ${inputs.region}: the service answered ${answer}${hint}`, err.status);
   }
 }
 
@@ -128,7 +138,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
       await act(keyLabel(props.key), "lift the pause of", props, () => apiClient().resumeFlowControl(props.region, props.key, props.token));
     } catch (err) {
       // A key that no longer exists has no pause left to lift.
-      if (!/ 404: /.test((err as Error).message)) throw err;
+      if (!(err instanceof ActionError && err.status === 404)) throw err;
     }
   },
 };
