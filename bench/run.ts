@@ -40,6 +40,8 @@ interface Row {
   n: number;
   indexUpMs: number;
   sleepUpMs: number;
+  /** The same two ups with PULUMI_SKIP_CHECKPOINTS=true (largest N only). */
+  noCheckpoints?: { indexUpMs: number; sleepUpMs: number };
   connectionsPerUp: number;
   noopPreviewCalls: number;
   noopUpCalls: number;
@@ -55,8 +57,36 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [result, Number(process.hrtime.bigint() - start) / 1e6];
 }
 
-async function stackOf(name: string, mgmt: MgmtConfig, program: () => void): Promise<MgmtStack> {
-  return mgmtStack({ stackName: name, projectName: "pulumi-mgmt-bench", mgmt, program: async () => void program() });
+async function stackOf(name: string, mgmt: MgmtConfig, program: () => void, envVars?: Record<string, string>): Promise<MgmtStack> {
+  return mgmtStack({ stackName: name, projectName: "pulumi-mgmt-bench", mgmt, envVars, program: async () => void program() });
+}
+
+async function dispose(s: MgmtStack): Promise<void> {
+  await s.stack.destroy();
+  await s.stack.workspace.removeStack(s.stack.name);
+  rmSync(s.backendDir, { recursive: true, force: true });
+}
+
+/**
+ * The engine writes the whole state after every step, so state size costs time as N grows; the
+ * same ups without intermediate checkpoints show how much.
+ */
+async function withoutCheckpoints(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promise<{ indexUpMs: number; sleepUpMs: number }> {
+  emu.emulator.reset();
+  emu.emulator.controls.latencyMs = LATENCY_MS;
+  const env = { PULUMI_SKIP_CHECKPOINTS: "true" };
+  const indexes = await stackOf(`nockpt-indexes-${n}`, mgmt, () => {
+    for (let i = 0; i < n; i++) new SearchIndex(`idx-${i}`, { name: `nockpt-${n}-${i}`, region: "eu-west-1", type: "free" });
+  }, env);
+  const [, indexUpMs] = await timed(() => indexes.stack.up());
+  const sleeps = await stackOf(`nockpt-sleep-${n}`, mgmt, () => {
+    for (let i = 0; i < n; i++) new Sleep(`sleep-${i}`, i);
+  }, env);
+  const [, sleepUpMs] = await timed(() => sleeps.stack.up());
+  emu.emulator.controls.latencyMs = 0;
+  await dispose(indexes);
+  await dispose(sleeps);
+  return { indexUpMs, sleepUpMs };
 }
 
 async function measure(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promise<Row> {
@@ -101,11 +131,7 @@ async function measure(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promi
   const refreshBudgetCalls = emu.requests().length;
 
   emu.emulator.controls.latencyMs = 0;
-  for (const s of [indexes, sleeps, budgets]) {
-    await s.stack.destroy();
-    await s.stack.workspace.removeStack(s.stack.name);
-    rmSync(s.backendDir, { recursive: true, force: true });
-  }
+  for (const s of [indexes, sleeps, budgets]) await dispose(s);
   return { n, indexUpMs, sleepUpMs, connectionsPerUp, noopPreviewCalls, noopUpCalls, refreshIndexCalls, refreshBudgetCalls, stateBytesPerIndex, providerBytesPerIndex };
 }
 
@@ -125,6 +151,15 @@ function report(rows: Row[], pulumiVersion: string): string {
     "| N | SearchIndex up | sleep-only up | ratio |",
     "|---:|---:|---:|---:|",
     ...rows.map((r) => `| ${r.n} | ${(r.indexUpMs / 1000).toFixed(1)} s | ${(r.sleepUpMs / 1000).toFixed(1)} s | ${(r.indexUpMs / r.sleepUpMs).toFixed(2)} |`),
+    ...rows
+      .filter((r) => r.noCheckpoints)
+      .map((r) => {
+        const c = r.noCheckpoints!;
+        return `| ${r.n}, PULUMI_SKIP_CHECKPOINTS=true | ${(c.indexUpMs / 1000).toFixed(1)} s | ${(c.sleepUpMs / 1000).toFixed(1)} s | ${(c.indexUpMs / c.sleepUpMs).toFixed(2)} |`;
+      }),
+    "",
+    "The engine writes the whole state after every step; a search index's state (see below) is larger than a sleep resource's, so that",
+    "share grows with N. The row without intermediate checkpoints measures how much of the ratio it is.",
     "",
     "## API calls per operation",
     "",
@@ -152,6 +187,9 @@ async function main(): Promise<void> {
       process.stdout.write(`measuring N=${n}...\n`);
       rows.push(await measure(emu, mgmt, n));
     }
+    const largest = rows[rows.length - 1];
+    process.stdout.write(`measuring N=${largest.n} without intermediate checkpoints...\n`);
+    largest.noCheckpoints = await withoutCheckpoints(emu, mgmt, largest.n);
   } finally {
     await closeAllPools();
     await emu.close();

@@ -93,8 +93,10 @@ commit=$(echo "$pkg" | json_field Origin.Hash)
 copy_replaces "$pkg_gomod"
 go mod edit -require "github.com/pulumi/pulumi/pkg/v3@v$version" -require "github.com/pulumi/pulumi/sdk/v3@v$version"
 printf 'package main\n\nimport _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"\n' > tools.go
-go mod tidy >&2
-log "compiling pulumi (the long part: 5-15 minutes on 2 cores)"
+quiet_tidy() { go mod tidy 2>&1 | { grep -v '^go: downloading' || true; } >&2; }
+log "downloading the modules pulumi needs (about 1.5 GB the first time)"
+quiet_tidy
+log "compiling pulumi (the long part: about 5 minutes on 2 cores)"
 go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
 
 # The upstream language host is its own module with no version tags: only a pseudo-version at the
@@ -112,7 +114,7 @@ if [ -n "$commit" ]; then
     go mod edit -require "$lang_mod@$(echo "$lang" | json_field Version)" \
       -require "github.com/pulumi/pulumi/pkg/v3@v$version" -require "github.com/pulumi/pulumi/sdk/v3@v$version"
     printf 'package main\n\nimport _ "%s"\n' "$lang_mod" > tools.go
-    go mod tidy >&2 && go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi-language-nodejs" "$lang_mod" >&2 && built_lang=upstream
+    quiet_tidy && go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi-language-nodejs" "$lang_mod" >&2 && built_lang=upstream
   fi
 fi
 if [ -z "$built_lang" ]; then

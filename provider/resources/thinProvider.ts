@@ -8,15 +8,30 @@ import type * as pulumi from "@pulumi/pulumi";
  *
  * `module` names a file under provider/ whose export `exportName` is the implementation.
  */
+const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
+
 export function thinProvider(module: string, exportName = "provider"): pulumi.dynamic.ResourceProvider {
+  // One object per implementation: Pulumi caches a provider's serialization by object identity,
+  // and serializing a closure is the costliest part of declaring a resource.
+  const key = `${module}#${exportName}`;
+  let provider = providers.get(key);
+  if (!provider) {
+    provider = forwarding(module, exportName);
+    providers.set(key, provider);
+  }
+  return provider;
+}
+
+function forwarding(module: string, exportName: string): pulumi.dynamic.ResourceProvider {
   const load = () => require(`pulumi-mgmt/internal/${module}`)[exportName];
   return {
-    configure: (req) => require("pulumi-mgmt/internal/runtime").configure(req),
-    check: (olds, news) => load().check(olds, news),
-    diff: (id, olds, news) => load().diff(id, olds, news),
-    create: (inputs) => load().create(inputs),
-    read: (id, props) => load().read(id, props),
-    update: (id, olds, news) => load().update(id, olds, news),
-    delete: (id, props) => load().delete(id, props),
+    // Short names: this text is stored twice in every resource's state.
+    configure: (r) => require("pulumi-mgmt/internal/runtime").configure(r),
+    check: (o, n) => load().check(o, n),
+    diff: (i, o, n) => load().diff(i, o, n),
+    create: (n) => load().create(n),
+    read: (i, p) => load().read(i, p),
+    update: (i, o, n) => load().update(i, o, n),
+    delete: (i, p) => load().delete(i, p),
   };
 }
