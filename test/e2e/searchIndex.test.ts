@@ -2,7 +2,7 @@
  * SearchIndex through the real engine (inline Automation API programs) against the emulator over
  * HTTP; API calls are counted in the emulator's request log.
  */
-import { SearchIndex } from "../../provider";
+import { SearchIndex, getSearchIndexOutput, getSearchIndexesOutput } from "../../provider";
 import { autoNameFor } from "../../provider/resources/searchIndex";
 import type { SearchIndexArgs } from "../../provider";
 import { apiCalls, backendContains, exported, isSecret, testEnv, writes, type TestEnv } from "../support/harness";
@@ -182,6 +182,23 @@ test("destroy deletes every index", async () => {
   const destroy = await s.stack.destroy();
   expect(destroy.summary.result).toBe("succeeded");
   expect(await indexes()).toEqual([]);
+});
+
+test("getSearchIndex and getSearchIndexes read through the program's config; their results are secret", async () => {
+  const existing = await env.client.createSearchIndex({ name: "read-me", region: "us-central1", type: "payg" });
+  const s = await env.stack({
+    program: async () => {
+      const one = getSearchIndexOutput({ id: existing.id });
+      const all = getSearchIndexesOutput();
+      return { one, all, count: all.apply((list) => list.length) };
+    },
+  });
+  const up = await s.stack.up();
+  expect(up.outputs.one.secret).toBe(true);
+  expect(up.outputs.one.value).toMatchObject({ id: existing.id, name: "read-me", region: "us-central1", type: "payg", token: existing.token, readOnlyToken: existing.read_only_token });
+  expect(up.outputs.all.value[0].throughputVector).toEqual([]); // the list carries the metrics
+  expect(up.outputs.count).toEqual({ value: 1, secret: true });
+  expect(backendContains(s, [existing.token, existing.read_only_token!])).toEqual([]);
 });
 
 describe("bad input fails at preview with a clear message and no API write", () => {
