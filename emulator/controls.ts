@@ -19,6 +19,8 @@ export const FaultRule = z.object({
   drop: z.boolean().optional(),
   /** Process the request (commit its effect), then close the connection without answering. */
   commitThenDrop: z.boolean().optional(),
+  /** Process the request (commit its effect), then wait this long before answering. */
+  delayAfterMs: z.number().int().min(0).optional(),
   /** How many matching requests this rule applies to. */
   times: z.number().int().min(1).default(1),
 });

@@ -107,6 +107,10 @@ export class Emulator {
         return reply;
       }
       if (fault?.commitThenDrop) (req as FaultedRequest).commitThenDrop = true;
+      if (fault?.delayAfterMs) {
+        (req as FaultedRequest).fault = `answer delayed ${fault.delayAfterMs} ms`;
+        (req as FaultedRequest).delayAfterMs = fault.delayAfterMs;
+      }
       if (fault?.status) {
         (req as FaultedRequest).fault = `status ${fault.status}`;
         if (fault.retryAfter !== undefined) reply.header("retry-after", String(fault.retryAfter));
@@ -147,6 +151,8 @@ export class Emulator {
           };
           const result = handlers[name](ctx);
           if (result.mutates) this.persist();
+          const delayAfter = (req as FaultedRequest).delayAfterMs;
+          if (delayAfter) await sleep(delayAfter);
           if ((req as FaultedRequest).commitThenDrop) {
             this.controls.record({ method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
             drop(req, reply);
@@ -413,6 +419,7 @@ export interface SeedUser {
 
 interface FaultedRequest extends FastifyRequest {
   commitThenDrop?: boolean;
+  delayAfterMs?: number;
   dropped?: boolean;
   fault?: string;
 }
