@@ -84,7 +84,7 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   account.keys["tenant-a"].waitListSize = 99;
   await s.stack.refresh();
   const refreshed = await exported(s, "pulumi-nodejs:dynamic/mgmt:FlowControlKey");
-  expect(refreshed.map((r) => [r.outputs!.key, r.outputs!.waitListSize])).toEqual([["tenant-a", 99], ["tenant-b", 0]]);
+  expect(Object.fromEntries(refreshed.map((r) => [r.outputs!.key, r.outputs!.waitListSize]))).toEqual({ "tenant-a": 99, "tenant-b": 0 });
   env.emu.resetLog();
   expect((await s.stack.up()).outputs.waitListSizes.value).toEqual({ "tenant-a": 99, "tenant-b": 0 });
   expect(env.emu.requests()).toEqual([]);

@@ -1,0 +1,37 @@
+/**
+ * scripts/ensure-pulumi.sh: a cached CLI is reused without building, and with neither a CLI nor
+ * Go it stops with instructions.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PACKAGE_ROOT } from "../../provider/automation";
+
+const script = path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh");
+const sdkVersion = require("@pulumi/pulumi/package.json").version as string;
+
+test("a second run reuses the CLI it found or built, at the SDK's version", () => {
+  const run = spawnSync("bash", [script], { encoding: "utf8" });
+  expect(run.status).toBe(0);
+  expect(run.stderr).toMatch(/using (cached pulumi v|pulumi .* from PATH)/);
+  expect(run.stderr).not.toMatch(/compiling/);
+  const dir = run.stdout.trim().split("\n").pop()!;
+  const version = spawnSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8" });
+  expect(version.stdout.trim()).toBe(`v${sdkVersion}`);
+});
+
+test("with neither a CLI nor Go it fails with instructions", () => {
+  const emptyCache = mkdtempSync(path.join(tmpdir(), "no-cli-"));
+  try {
+    const run = spawnSync("bash", [script], {
+      encoding: "utf8",
+      env: { PATH: path.dirname(process.execPath) + ":/usr/bin:/bin", HOME: emptyCache, PULUMI_MGMT_CACHE: emptyCache, PULUMI_MGMT_IGNORE_PATH_CLI: "1" },
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/no Pulumi CLI found and no Go toolchain to build one/);
+    expect(run.stderr).toMatch(/Install the Pulumi CLI .* at version 3\.248 or newer/);
+  } finally {
+    rmSync(emptyCache, { recursive: true, force: true });
+  }
+});
