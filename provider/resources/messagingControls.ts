@@ -75,9 +75,7 @@ function readWaitList(client: MgmtClient, inputs: KeyInputs): Promise<FlowContro
 const isNewTrigger = (value: string | number | undefined, last: string | number | undefined) => value !== undefined && value !== last;
 
 function keyOutputs(inputs: KeyInputs, waitListSize: number, lastResetTrigger: string | number | undefined): KeyOutputs {
-  const outs: KeyOutputs = { ...inputs, waitListSize };
-  if (lastResetTrigger !== undefined) outs.lastResetTrigger = lastResetTrigger;
-  return withoutUndefined(outs);
+  return withoutUndefined({ ...inputs, waitListSize, lastResetTrigger });
 }
 
 function withoutUndefined<T extends object>(o: T): T {
