@@ -72,6 +72,11 @@ const INDEX_LIMITS: Record<Exclude<SearchType, "fixed">, Partial<SearchIndexReco
   },
 };
 
+/** Moves an index to another plan: same id, name, endpoint and tokens; the plan's limits. */
+export function setIndexPlan(record: SearchIndexRecord, type: "free" | "payg"): void {
+  Object.assign(record, INDEX_LIMITS[type], { type, input_enrichment_enabled: type === "payg" });
+}
+
 export function newIndexRecord(user: User, name: string, region: SearchRegion, type: "free" | "payg"): SearchIndexRecord {
   const id = randomUUID();
   const host = `${name.toLowerCase().replace(/_/g, "-")}-${id.slice(0, 8)}`;

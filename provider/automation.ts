@@ -16,7 +16,8 @@ import {
   type PulumiFn,
   type Stack,
 } from "@pulumi/pulumi/automation";
-import { SETTINGS_KEYS, type SettingName } from "./config";
+import { MgmtClient } from "./api/client";
+import { resolveSettings, SETTINGS_KEYS, type SettingName } from "./config";
 
 /** The root of the installed pulumi-mgmt package (this repository when developing). */
 export const PACKAGE_ROOT = packageRoot(__dirname);
@@ -159,4 +160,67 @@ function listFiles(dir: string): string[] {
     else out.push(full);
   }
   return out;
+}
+
+const OUR_TYPES = "pulumi-nodejs:dynamic/mgmt:";
+const SEARCH_INDEX_TYPE = `${OUR_TYPES}SearchIndex`;
+
+interface PendingOperation {
+  type: string;
+  resource: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+}
+
+export interface RecoveryReport {
+  /** Search indexes the interrupted run created: now in the stack under their id. */
+  imported: { urn: string; id: string; name: string }[];
+  /** Creates that never happened (or whose repeat is harmless): dropped from the pending list. */
+  cleared: string[];
+}
+
+/**
+ * Brings a stack back after an `up` that was killed (or lost its machine) while creating:
+ * Pulumi recorded each create it had started as a "pending create", with the inputs, so with
+ * the name the index was to get. Each pending SearchIndex is looked up by that name with the
+ * stack's own credentials; one that exists is imported into the stack by its id (what
+ * `pulumi refresh --import-pending-creates URN ID` does), one that does not is cleared. Pending
+ * budgets and flow control actions are cleared: creating them again sets the same values and
+ * cannot duplicate anything. Pending operations of other providers are left as they are.
+ *
+ * Run `pulumi cancel` first if the killed run left the stack locked. Then `up` converges, with
+ * no duplicate: never `--clear-pending-creates` on its own, which forgets indexes that exist.
+ */
+export async function recoverPendingCreates(stack: Stack): Promise<RecoveryReport> {
+  const exported = await stack.exportStack();
+  const pending = ((exported.deployment.pending_operations ?? []) as PendingOperation[]).filter(
+    (op) => op.type === "creating" && op.resource.type.startsWith(OUR_TYPES),
+  );
+  const report: RecoveryReport = { imported: [], cleared: [] };
+  if (pending.length === 0) return report;
+
+  const config = await stack.getAllConfig();
+  const client = new MgmtClient(resolveSettings((key) => config[key]?.value, { ...process.env, ...stack.workspace.envVars }));
+  const existing = pending.some((op) => op.resource.type === SEARCH_INDEX_TYPE) ? await client.listSearchIndexes() : [];
+
+  const keep: PendingOperation[] = [];
+  for (const op of exported.deployment.pending_operations as PendingOperation[]) {
+    if (!pending.includes(op)) {
+      keep.push(op);
+      continue;
+    }
+    const name = op.resource.inputs?.name;
+    const found = op.resource.type === SEARCH_INDEX_TYPE && typeof name === "string" ? existing.find((i) => i.name === name) : undefined;
+    if (found) {
+      // The dynamic provider host finds its code in the outputs' __provider, which a create that
+      // never answered has not written: the recorded inputs carry it (and name and region).
+      keep.push({ ...op, type: "importing", resource: { ...op.resource, id: found.id, outputs: { ...op.resource.inputs } } });
+      report.imported.push({ urn: op.resource.urn, id: found.id, name: found.name });
+    } else {
+      report.cleared.push(op.resource.urn);
+    }
+  }
+  exported.deployment.pending_operations = keep;
+  await stack.importStack(exported);
+  // The refresh reads each imported index and records it as a resource of the stack.
+  if (report.imported.length > 0) await stack.refresh();
+  return report;
 }

@@ -9,6 +9,12 @@ export interface Settings {
   messagingUrl?: string;
   regionalMessagingUrl?: string;
   messagingToken?: string;
+  /**
+   * The identity (as shown in an identity error) that this stack deliberately moves away from:
+   * objects not visible under the new identity are then released from the stack instead of
+   * failing the run. See resources/identity.ts.
+   */
+  movedFrom?: string;
   /** Per attempt: connect plus answer headers and body. */
   timeoutMs: number;
   connectTimeoutMs: number;
@@ -24,6 +30,7 @@ export const SETTINGS_KEYS = {
   messagingUrl: { config: "mgmt:messagingUrl", env: "MGMT_MESSAGING_URL" },
   regionalMessagingUrl: { config: "mgmt:regionalMessagingUrl", env: "MGMT_REGIONAL_MESSAGING_URL" },
   messagingToken: { config: "mgmt:messagingToken", env: "MGMT_MESSAGING_TOKEN", secret: true },
+  movedFrom: { config: "mgmt:movedFrom", env: "MGMT_MOVED_FROM" },
   timeoutMs: { config: "mgmt:timeoutMs", env: "MGMT_TIMEOUT_MS" },
   connectTimeoutMs: { config: "mgmt:connectTimeoutMs", env: "MGMT_CONNECT_TIMEOUT_MS" },
   totalTimeoutMs: { config: "mgmt:totalTimeoutMs", env: "MGMT_TOTAL_TIMEOUT_MS" },

@@ -8,9 +8,27 @@
 export type Api = "management" | "messaging" | "regional";
 
 /**
- * `create`: the request may have taken effect even when no answer arrived, so it is retried only
- * on answers that say it was not processed (429, 503). `idempotent`: safe to repeat after any
- * transient failure (the contract makes the flow control and queue POSTs idempotent).
+ * Which answers make it safe to send a request again. An ambiguous answer (a 5xx, a dropped
+ * connection, a timeout) is not proof that nothing happened: the service may have committed.
+ *
+ * - `create`: sending again after a commit would fail (409) or, for a service without unique
+ *   names, duplicate. Resent automatically only when the request surely was not processed (429,
+ *   or a connection that never opened); after any other failure the caller reconciles first
+ *   (looks the object up by name) and only then sends again.
+ * - `idempotent`: the request sets an absolute state, so a second delivery after a commit leaves
+ *   the same result; resent after every transient failure.
+ *
+ * | operation            | class      | why a resend after a commit is harmless                          |
+ * |----------------------|------------|------------------------------------------------------------------|
+ * | create index         | create     | not harmless: reconcile by name (resources/searchIndex.ts)       |
+ * | get / list (all)     | idempotent | reads                                                            |
+ * | rename index         | idempotent | sets the name to a value; renaming to the current name is 200    |
+ * | set plan             | idempotent | sets the plan to a value; the current plan again is 200          |
+ * | delete index         | idempotent | the second delivery answers 404, which delete reads as done      |
+ * | update budget        | idempotent | PATCH with the absolute budget                                   |
+ * | pause / resume key   | idempotent | contract: pausing a paused key succeeds and changes nothing      |
+ * | resume queue         | idempotent | contract: resuming a running queue succeeds and changes nothing  |
+ * | reset rate           | idempotent | two resets moments apart leave the same state as one: counters 0 |
  */
 export type RetryClass = "create" | "idempotent";
 
@@ -27,6 +45,7 @@ export const ENDPOINTS = {
   createSearchIndex: { method: "POST", api: "management", route: "/v2/search", retry: "create" },
   getSearchIndex: { method: "GET", api: "management", route: "/v2/search/:id", retry: "idempotent" },
   listSearchIndexes: { method: "GET", api: "management", route: "/v2/search", retry: "idempotent" },
+  setSearchIndexPlan: { method: "POST", api: "management", route: "/v2/search/:id/setplan", retry: "idempotent", assumed: true },
   renameSearchIndex: { method: "POST", api: "management", route: "/v2/search/:id/rename", retry: "idempotent", assumed: true },
   deleteSearchIndex: { method: "DELETE", api: "management", route: "/v2/search/:id", retry: "idempotent", assumed: true },
   listMessagingAccounts: { method: "GET", api: "management", route: "/v2/messaging/users", retry: "idempotent" },

@@ -41,9 +41,13 @@ export class ApiError extends Error {
     return this.status === 404;
   }
 
-  /** No answer at all: the request may or may not have taken effect. */
+  /**
+   * The request may or may not have taken effect: no answer at all, or a server failure (a 503
+   * can come from a proxy after the service committed). Only a definite 4xx proves nothing
+   * happened.
+   */
   get isAmbiguous(): boolean {
-    return this.status === undefined || this.status === 500 || this.status === 502 || this.status === 504;
+    return this.status === undefined || this.status >= 500;
   }
 }
 

@@ -4,7 +4,8 @@
  * Create and update set the budget (endpoint 5); delete gives the account back the budget it had
  * before this resource took it over (`previousBudget`). Reads come from the account list
  * (endpoint 4), shared per provider process so that refreshing many budgets lists the accounts
- * once, not once per budget.
+ * once, not once per budget. An account has one budget, so one stack may declare one
+ * MessagingBudget per account (checked in `check`, so a preview already fails).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -17,12 +18,14 @@ import {
   type Camelized,
   type MessagingAccountRecord,
   type MessagingRegion,
+  type Reported,
 } from "../api/schemas";
 import { apiClient } from "../runtime";
+import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { thinProvider } from "./thinProvider";
-import { checkWith } from "./validation";
+import { checkWith, isUnknown } from "./validation";
 
 export interface MessagingBudgetArgs {
   /** The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource. */
@@ -34,17 +37,41 @@ export interface MessagingBudgetArgs {
 const Inputs = z.object({
   accountId: z.string({ error: "must be a string" }).min(1, "must not be empty (give a messaging account id)"),
   budget,
+  /** The Pulumi resource name, so that a conflict can name both resources. */
+  resourceName: z.string().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 
 export interface MessagingBudgetOutputs extends Inputs {
   previousBudget: number;
+  /** The identity that manages the budget (identity.ts); absent in state of older releases. */
+  managedBy?: string;
   state?: string;
   type?: string;
-  region: MessagingRegion;
+  region: Reported<MessagingRegion>;
 }
 
 const ACCOUNTS = "messaging accounts";
+
+/**
+ * Account id to the MessagingBudget that claimed it in this provider process, which serves one
+ * deployment: two budgets for one account would overwrite each other on every `up` and restore
+ * each other's value on destroy.
+ */
+const claims = new Map<string, string>();
+
+function claimAccount(resourceName: unknown, accountId: unknown): pulumi.dynamic.CheckFailure | undefined {
+  if (typeof resourceName !== "string" || typeof accountId !== "string" || isUnknown(accountId)) return undefined;
+  const other = claims.get(accountId);
+  if (other !== undefined && other !== resourceName) {
+    return {
+      property: "accountId",
+      reason: `MessagingBudget "${resourceName}" and MessagingBudget "${other}" both set the budget of messaging account "${accountId}": an account has one budget, so declare one MessagingBudget per account`,
+    };
+  }
+  claims.set(accountId, resourceName);
+  return undefined;
+}
 
 function listAccounts(client: MgmtClient): Promise<MessagingAccountRecord[]> {
   return sharedList(ACCOUNTS, () => client.listMessagingAccounts());
@@ -54,6 +81,8 @@ async function liveAccount(client: MgmtClient, accountId: string): Promise<Messa
   const account = (await listAccounts(client)).find((a) => a.id === accountId);
   return account && !account.deletion_time ? account : undefined;
 }
+
+const accountLabel = (id: string) => `the budget of messaging account "${id}"`;
 
 class AccountNotFound extends Error {
   constructor(accountId: string) {
@@ -74,8 +103,8 @@ async function setBudget(client: MgmtClient, accountId: string, value: number): 
   });
 }
 
-function outputsOf(account: MessagingAccountRecord, budgetValue: number, previousBudget: number): MessagingBudgetOutputs {
-  const outs: MessagingBudgetOutputs = { accountId: account.id, budget: budgetValue, previousBudget, region: account.region };
+function outputsOf(account: MessagingAccountRecord, budgetValue: number, previousBudget: number, managedBy: string): MessagingBudgetOutputs {
+  const outs: MessagingBudgetOutputs = { accountId: account.id, budget: budgetValue, previousBudget, region: account.region, managedBy };
   if (account.state !== undefined) outs.state = account.state;
   if (account.type !== undefined) outs.type = account.type;
   return outs;
@@ -83,7 +112,10 @@ function outputsOf(account: MessagingAccountRecord, budgetValue: number, previou
 
 export const provider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkWith(Inputs, news);
+    const result = checkWith(Inputs, news);
+    const conflict = claimAccount(news.resourceName, news.accountId);
+    if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
+    return result;
   },
 
   async diff(_id, olds: MessagingBudgetOutputs, news: Inputs) {
@@ -98,27 +130,39 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     if (!account) throw new AccountNotFound(inputs.accountId);
     const previous = account.budget ?? 0;
     if (previous !== inputs.budget) await setBudget(client, inputs.accountId, inputs.budget);
-    return { id: inputs.accountId, outs: outputsOf(account, inputs.budget, previous) };
+    return { id: inputs.accountId, outs: outputsOf(account, inputs.budget, previous, managementIdentity(client.settings)) };
   },
 
   async read(id, props: MessagingBudgetOutputs) {
-    const account = await liveAccount(apiClient(), id);
-    if (!account) return {};
+    const client = apiClient();
+    const account = await liveAccount(client, id);
+    if (!account) {
+      confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
+      return {};
+    }
     const current = account.budget ?? 0;
-    return { id, props: outputsOf(account, current, props.previousBudget), inputs: { accountId: id, budget: current } };
+    return { id, props: outputsOf(account, current, props.previousBudget, managementIdentity(client.settings)), inputs: { accountId: id, budget: current } };
   },
 
   async update(id, olds: MessagingBudgetOutputs, news: Inputs) {
-    if (olds.budget !== news.budget) await setBudget(apiClient(), id, news.budget);
-    return { outs: { ...olds, budget: news.budget } };
+    const client = apiClient();
+    if (olds.budget !== news.budget) {
+      await setBudget(client, id, news.budget).catch((err) => {
+        if (err instanceof AccountNotFound) confirmGone(accountLabel(id), olds.managedBy, managementIdentity(client.settings), client.settings);
+        throw err instanceof ApiError ? new Error(`${accountLabel(id)} could not be set to ${news.budget}: ${err.message}`) : err;
+      });
+    }
+    return { outs: { ...olds, budget: news.budget, managedBy: managementIdentity(client.settings) } };
   },
 
   async delete(id, props: MessagingBudgetOutputs) {
+    const client = apiClient();
     try {
-      if (props.budget !== props.previousBudget) await setBudget(apiClient(), id, props.previousBudget);
+      if (props.budget !== props.previousBudget) await setBudget(client, id, props.previousBudget);
     } catch (err) {
-      // An account that is gone has no budget left to restore.
       if (!(err instanceof AccountNotFound)) throw err;
+      // An account that is gone has no budget left to restore; one we cannot see is not gone.
+      confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
     }
   },
 };
@@ -131,13 +175,15 @@ export class MessagingBudget extends pulumi.dynamic.Resource {
   /** The account's state, type and region as last read. */
   declare readonly state: pulumi.Output<string | undefined>;
   declare readonly type: pulumi.Output<string | undefined>;
-  declare readonly region: pulumi.Output<MessagingRegion>;
+  declare readonly region: pulumi.Output<Reported<MessagingRegion>>;
+  /** The identity that manages the budget: `user@address` of the management API. */
+  declare readonly managedBy: pulumi.Output<string>;
 
   constructor(name: string, args: MessagingBudgetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       thinProvider("resources/messagingBudget"),
       name,
-      { previousBudget: undefined, state: undefined, type: undefined, region: undefined, accountId: args.accountId, budget: args.budget },
+      { previousBudget: undefined, state: undefined, type: undefined, region: undefined, managedBy: undefined, accountId: args.accountId, budget: args.budget, resourceName: name },
       opts,
       "mgmt",
       "MessagingBudget",

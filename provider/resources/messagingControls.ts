@@ -17,7 +17,9 @@ import { z } from "zod";
 import type { MgmtClient } from "../api/client";
 import { ApiError } from "../api/errors";
 import { MESSAGING_REGIONS, flowControlKey, queueName, type FlowControlInfo, type MessagingRegion } from "../api/schemas";
+import { requireSetting } from "../config";
 import { apiClient } from "../runtime";
+import { confirmGone, tokenIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { thinProvider } from "./thinProvider";
 import { checkWith } from "./validation";
@@ -33,6 +35,8 @@ type QueueInputs = z.infer<typeof QueueInputs>;
 
 interface KeyOutputs extends KeyInputs {
   waitListSize: number;
+  /** Fingerprint of the token (so: the account) this resource acted with (identity.ts). */
+  managedBy?: string;
   /** The last `resetRateTrigger` value acted on. */
   lastResetTrigger?: string | number;
 }
@@ -74,8 +78,25 @@ function readWaitList(client: MgmtClient, inputs: KeyInputs): Promise<FlowContro
 /** A trigger value this resource has not acted on yet. */
 const isNewTrigger = (value: string | number | undefined, last: string | number | undefined) => value !== undefined && value !== last;
 
-function keyOutputs(inputs: KeyInputs, waitListSize: number, lastResetTrigger: string | number | undefined): KeyOutputs {
-  return withoutUndefined({ ...inputs, waitListSize, lastResetTrigger });
+function keyOutputs(inputs: KeyInputs, waitListSize: number, lastResetTrigger: string | number | undefined, managedBy: string): KeyOutputs {
+  return withoutUndefined({ ...inputs, waitListSize, lastResetTrigger, managedBy });
+}
+
+/** The identity of the token a call will use: the resource's own, else mgmt:messagingToken. */
+function tokenIdentityOf(client: MgmtClient, token: string | undefined): string {
+  return tokenIdentity(token ?? requireSetting(client.settings, "messagingToken", "authenticate to the messaging API"));
+}
+
+/**
+ * A key that answers 404 is gone only if the account that acted on it asks: a pause set with
+ * another account's token is still in place, and swallowing the 404 would leave it there.
+ */
+function keyNotFound(err: unknown, client: MgmtClient, props: KeyOutputs, token: string | undefined): boolean {
+  const status = err instanceof ActionError ? err.status : err instanceof ApiError ? err.status : undefined;
+  if (status !== 404) return false;
+  const label = `${keyLabel(props.key)} in ${props.region}${props.paused ? " (paused by this stack)" : ""}`;
+  confirmGone(label, props.managedBy, tokenIdentityOf(client, token), client.settings);
+  return true;
 }
 
 function withoutUndefined<T extends object>(o: T): T {
@@ -102,41 +123,47 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     if (inputs.resetRateTrigger !== undefined) {
       await act(keyLabel(inputs.key), "reset the rate of", inputs, () => client.resetRate(inputs.region, inputs.key, inputs.token));
     }
-    return { id: `${inputs.region}/${inputs.key}`, outs: keyOutputs(inputs, info.waitListSize, inputs.resetRateTrigger) };
+    return { id: `${inputs.region}/${inputs.key}`, outs: keyOutputs(inputs, info.waitListSize, inputs.resetRateTrigger, tokenIdentityOf(client, inputs.token)) };
   },
 
   async read(id, props: KeyOutputs) {
+    const client = apiClient();
     let info: FlowControlInfo;
     try {
-      info = await apiClient().getFlowControl(props.key, props.token);
+      info = await client.getFlowControl(props.key, props.token);
     } catch (err) {
-      if (err instanceof ApiError && err.isNotFound) return {};
+      if (keyNotFound(err, client, props, props.token)) return {};
       throw err;
     }
-    return { id, props: { ...props, waitListSize: info.waitListSize } };
+    return { id, props: { ...props, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, props.token) } };
   },
 
   async update(_id, olds: KeyOutputs, news: KeyInputs) {
     const inputs = KeyInputs.parse(news);
     const client = apiClient();
     const label = keyLabel(inputs.key);
-    if (inputs.paused && !olds.paused) await act(label, "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, inputs.token));
-    if (!inputs.paused && olds.paused) await act(label, "lift the pause of", inputs, () => client.resumeFlowControl(inputs.region, inputs.key, inputs.token));
+    const guard = (err: unknown): never => {
+      keyNotFound(err, client, olds, inputs.token);
+      throw err;
+    };
+    if (inputs.paused && !olds.paused) await act(label, "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, inputs.token)).catch(guard);
+    if (!inputs.paused && olds.paused) await act(label, "lift the pause of", inputs, () => client.resumeFlowControl(inputs.region, inputs.key, inputs.token)).catch(guard);
     let last = olds.lastResetTrigger;
     if (isNewTrigger(inputs.resetRateTrigger, last)) {
-      await act(label, "reset the rate of", inputs, () => client.resetRate(inputs.region, inputs.key, inputs.token));
+      await act(label, "reset the rate of", inputs, () => client.resetRate(inputs.region, inputs.key, inputs.token)).catch(guard);
       last = inputs.resetRateTrigger;
     }
-    return { outs: keyOutputs(inputs, olds.waitListSize, last) };
+    return { outs: keyOutputs(inputs, olds.waitListSize, last, tokenIdentityOf(client, inputs.token)) };
   },
 
   async delete(_id, props: KeyOutputs) {
     if (!props.paused) return;
+    const client = apiClient();
     try {
-      await act(keyLabel(props.key), "lift the pause of", props, () => apiClient().resumeFlowControl(props.region, props.key, props.token));
+      await act(keyLabel(props.key), "lift the pause of", props, () => client.resumeFlowControl(props.region, props.key, props.token));
     } catch (err) {
-      // A key that no longer exists has no pause left to lift.
-      if (!(err instanceof ActionError && err.status === 404)) throw err;
+      // A key that no longer exists has no pause left to lift; one another account cannot see may.
+      if (!keyNotFound(err, client, props, props.token)) throw err;
     }
   },
 };
@@ -191,12 +218,14 @@ export class FlowControlKey extends pulumi.dynamic.Resource {
   declare readonly paused: pulumi.Output<boolean>;
   declare readonly waitListSize: pulumi.Output<number>;
   declare readonly lastResetTrigger: pulumi.Output<string | number | undefined>;
+  /** Fingerprint of the token (the account) this key is managed with; never the token. */
+  declare readonly managedBy: pulumi.Output<string>;
 
   constructor(name: string, args: ActionTargetArgs & FlowControlKeySpec, opts?: pulumi.CustomResourceOptions) {
     super(
       thinProvider("resources/messagingControls", "flowControlKeyProvider"),
       name,
-      { waitListSize: undefined, lastResetTrigger: undefined, region: args.region, token: secretOrUndefined(args.token), key: args.key, paused: args.paused ?? false, resetRateTrigger: args.resetRateTrigger },
+      { waitListSize: undefined, lastResetTrigger: undefined, managedBy: undefined, region: args.region, token: secretOrUndefined(args.token), key: args.key, paused: args.paused ?? false, resetRateTrigger: args.resetRateTrigger },
       { ...opts, additionalSecretOutputs: ["token"] },
       "mgmt",
       "FlowControlKey",

@@ -1,15 +1,17 @@
 /**
  * SearchIndex: a search index kept true by the Pulumi engine.
  *
- * - name changes rename in place; region or type changes replace (the API cannot change them);
+ * - name and plan (`type`) change in place (rename, set-plan); a region change replaces (the API
+ *   cannot move an index);
  * - the region the service deployed to (`deployedRegion`) may differ from the one asked for and
  *   never causes a diff;
- * - create survives a lost answer without leaving a duplicate or an orphan;
+ * - create survives a lost or ambiguous answer without leaving a duplicate or an orphan;
  * - refresh drops an index deleted outside Pulumi and reports renames as drift, listing the
- *   indexes once per provider process rather than fetching each;
+ *   indexes once per provider process rather than fetching each; an index not found under
+ *   other credentials than the ones that manage it is never dropped (identity.ts);
  * - `adopt` brings an existing index under management (dynamic resources have no import).
  */
-import { createHash } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MgmtClient } from "../api/client";
@@ -21,22 +23,27 @@ import {
   camelize,
   indexName,
   type Camelized,
+  type Reported,
   type SearchIndexRecord,
   type SearchRegion,
   type SearchType,
 } from "../api/schemas";
 import { apiClient } from "../runtime";
+import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { thinProvider } from "./thinProvider";
-import { checkWith } from "./validation";
+import { checkWith, isUnknown } from "./validation";
 
 export interface SearchIndexArgs {
-  /** 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix. */
+  /**
+   * 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen
+   * at the first `up` and kept (a preview shows it as known after apply).
+   */
   name?: pulumi.Input<string>;
   /** Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. */
   region: pulumi.Input<SearchRegion>;
-  /** Plan: `free` or `payg` (`fixed` is not currently available). Changing it replaces the index. */
+  /** Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). */
   type: pulumi.Input<SearchType>;
   /** Take over an existing index, by id or exact name, instead of creating one. */
   adopt?: pulumi.Input<string>;
@@ -58,28 +65,32 @@ type Inputs = z.infer<typeof Inputs>;
 /** Every field of the record except the metrics, camelCased; `region` is the requested one. */
 export interface SearchIndexOutputs extends Omit<Camelized<SearchIndexRecord>, "id" | "throughputVector" | "region"> {
   region: SearchRegion;
-  deployedRegion: SearchRegion;
+  deployedRegion: Reported<SearchRegion>;
   autoName?: string;
   adopt?: string;
+  /** The identity that manages the index (identity.ts); absent in state of older releases. */
+  managedBy?: string;
 }
 
-function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt">): SearchIndexOutputs {
+function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt">, managedBy: string): SearchIndexOutputs {
   const { id: _id, throughputVector: _metrics, region: deployedRegion, ...fields } = camelize(record);
-  const outs: SearchIndexOutputs = { ...fields, region: inputs.region, deployedRegion };
+  const outs: SearchIndexOutputs = { ...fields, region: inputs.region, deployedRegion, managedBy };
   if (inputs.autoName !== undefined) outs.autoName = inputs.autoName;
   if (inputs.adopt !== undefined) outs.adopt = inputs.adopt;
   return outs;
 }
 
 /**
- * Pulumi's convention, the resource name plus a random-looking suffix, but derived from project,
- * stack and resource name: the preview shows the name `up` will create, and no other stack or
- * resource can ever hold it, so finding it taken means our own earlier attempt made it.
+ * Pulumi's convention: the resource name plus a random suffix. Random, not derived from project
+ * and stack names: two people's `dev` stacks of one project on their own backends would derive
+ * the same name and share (then delete) one index. `check` keeps the name a resource already has,
+ * so only a resource's first `up` draws one; the pending create Pulumi records before calling us
+ * holds it, which is how an interrupted `up` is recovered without a duplicate
+ * (automation.ts `recoverPendingCreates`).
  */
-export function autoNameFor(project: string, stack: string, resourceName: string): string {
-  const base = resourceName.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 56);
-  const suffix = createHash("sha256").update(`${project}\0${stack}\0${resourceName}`).digest("hex").slice(0, 7);
-  return `${base}-${suffix}`;
+export function randomAutoName(resourceName: string): string {
+  const base = resourceName.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 55);
+  return `${base}-${randomBytes(4).toString("hex")}`;
 }
 
 const INDEXES = "search indexes";
@@ -104,6 +115,8 @@ async function readIndex(client: MgmtClient, id: string): Promise<SearchIndexRec
   }
 }
 
+const indexLabel = (name: string, id: string) => `search index "${name}" (${id})`;
+
 async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<SearchIndexRecord> {
   const ref = inputs.adopt!;
   let record: SearchIndexRecord | undefined;
@@ -114,52 +127,72 @@ async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<Search
   }
   record ??= await findByName(client, ref);
   if (!record) throw new Error(`adopt: no search index with id or name "${ref}" exists for this user`);
-  const problems: string[] = [];
-  if (record.region !== inputs.region) problems.push(`it is deployed in region "${record.region}" but region is "${inputs.region}"`);
-  if (record.type !== inputs.type) problems.push(`its type is "${record.type}" but type is "${inputs.type}"`);
-  if (problems.length > 0) throw new Error(`adopt: search index "${record.name}" (${record.id}) cannot be adopted as declared: ${problems.join("; ")}`);
+  if (record.region !== inputs.region) {
+    throw new Error(
+      `adopt: search index "${record.name}" (${record.id}) is deployed in region "${record.region}" but region is "${inputs.region}": an index cannot move, so declare region "${record.region}" to adopt it`,
+    );
+  }
   if (record.name !== inputs.name) await client.renameSearchIndex(record.id, inputs.name);
+  if (record.type !== inputs.type) {
+    await client.setSearchIndexPlan(record.id, inputs.type);
+    return client.getSearchIndex(record.id);
+  }
   return { ...record, name: inputs.name };
 }
 
+const CREATE_ATTEMPTS = 5;
+
 /**
- * Creates the index. If the answer is lost (timeout, dropped connection, 5xx), the index may
- * exist: look it up by name before anything else. Names are unique per user, so trying the
- * create again after seeing it absent can never make a duplicate.
+ * Creates the index. After an ambiguous answer (5xx, timeout, dropped connection) the index may
+ * exist: look it up by name before anything else, and send again only after seeing it absent.
+ * Names are unique per user, so this can never make a duplicate. A 409 is only "ours" after an
+ * ambiguous attempt of this very call; on the first attempt it is someone else's index.
  */
 async function createIndex(client: MgmtClient, inputs: Inputs): Promise<SearchIndexRecord> {
   const body = { name: inputs.name, region: inputs.region, type: inputs.type };
-  // A generated name is this resource's alone: finding it taken means an interrupted earlier run
-  // of this very resource created it, so it is ours to take back.
-  let lostAnswer = inputs.autoName === inputs.name;
+  let mayHaveCommitted = false;
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.createSearchIndex(body);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      if (err.status === 409 && !lostAnswer) {
+      if (err.status === 409 && !mayHaveCommitted) {
         throw new Error(
-          `a search index named "${inputs.name}" already exists: set adopt: "${inputs.name}" to manage it, or choose another name (${err.message})`,
+          `a search index named "${inputs.name}" already exists and this stack did not create it: set adopt: "${inputs.name}" to manage it, or choose another name (${err.message})`,
         );
       }
-      if (!(err.isAmbiguous || err.status === 409) || attempt >= 3) throw err;
-      lostAnswer = true;
+      if (!(err.isAmbiguous || err.status === 409)) throw err;
+      mayHaveCommitted = true;
       const existing = await findByName(client, inputs.name);
       if (existing) return existing;
+      if (attempt >= CREATE_ATTEMPTS) {
+        throw new Error(`search index "${inputs.name}" was not created after ${attempt} attempts, each answered ambiguously and followed by a lookup that found nothing: ${err.message}`);
+      }
     }
   }
 }
 
+/** A 404 from an operation on an existing index: gone, unless other credentials are asking. */
+function notFound(err: unknown, label: string, managedBy: string | undefined, client: MgmtClient): boolean {
+  if (!(err instanceof ApiError && err.isNotFound)) return false;
+  confirmGone(label, managedBy, managementIdentity(client.settings), client.settings);
+  return true;
+}
+
 export const provider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
+  async check(olds, news) {
     const inputs = { ...news };
-    inputs.name ??= news.autoName;
+    if (inputs.name === undefined && inputs.autoName !== undefined) {
+      // The name this resource already has wins over the one this run drew.
+      if (typeof olds?.autoName === "string" && !isUnknown(olds.autoName)) inputs.autoName = olds.autoName;
+      inputs.name = inputs.autoName;
+    }
     return checkWith(Inputs, inputs);
   },
 
   async diff(_id, olds: SearchIndexOutputs, news: Inputs) {
-    const replaces = (["region", "type"] as const).filter((k) => olds[k] !== news[k]);
-    const changes = replaces.length > 0 || olds.name !== news.name;
+    const replaces = (["region"] as const).filter((k) => olds[k] !== news[k]);
+    const changes = replaces.length > 0 || olds.name !== news.name || olds.type !== news.type;
     return {
       changes,
       replaces,
@@ -171,14 +204,21 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   async create(news: Inputs) {
     const inputs = Inputs.parse(news);
     const client = apiClient();
-    const record = inputs.adopt ? await adoptExisting(client, inputs) : await createIndex(client, inputs);
-    return { id: record.id, outs: outputsOf(record, inputs) };
+    const record = await (inputs.adopt ? adoptExisting(client, inputs) : createIndex(client, inputs)).catch((err) => {
+      throw err instanceof ApiError ? new Error(`search index "${inputs.name}": ${err.message}`) : err;
+    });
+    return { id: record.id, outs: outputsOf(record, inputs, managementIdentity(client.settings)) };
   },
 
   async read(id, props: SearchIndexOutputs) {
-    const record = await readIndex(apiClient(), id);
-    if (!record) return {};
-    const outs = outputsOf(record, props);
+    const client = apiClient();
+    const record = await readIndex(client, id);
+    if (!record) {
+      confirmGone(indexLabel(props.name, id), props.managedBy, managementIdentity(client.settings), client.settings);
+      return {};
+    }
+    // Visible to the identity asking now: that identity manages it from here on.
+    const outs = outputsOf(record, props, managementIdentity(client.settings));
     // Inputs follow what exists, so the next preview shows exactly what `up` would change back.
     const inputs: Partial<Inputs> = { name: record.name, region: props.region, type: record.type as Inputs["type"] };
     if (props.autoName !== undefined) inputs.autoName = props.autoName;
@@ -187,11 +227,22 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   },
 
   async update(id, olds: SearchIndexOutputs, news: Inputs) {
+    const client = apiClient();
+    const label = indexLabel(olds.name, id);
+    const guard = (err: unknown): never => {
+      if (notFound(err, label, olds.managedBy, client)) throw new Error(`${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+      throw err instanceof ApiError ? new Error(`${label}: ${err.message}`) : err;
+    };
     if (olds.name !== news.name) {
-      await apiClient().renameSearchIndex(id, news.name);
+      await client.renameSearchIndex(id, news.name).catch(guard);
       await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.filter((i) => i.id === id).forEach((i) => (i.name = news.name)));
     }
-    const outs: SearchIndexOutputs = { ...olds, name: news.name };
+    let outs: SearchIndexOutputs = { ...olds, name: news.name, managedBy: managementIdentity(client.settings) };
+    if (olds.type !== news.type) {
+      await client.setSearchIndexPlan(id, news.type).catch(guard);
+      // The plan brings its own limits: report what the service now says.
+      outs = outputsOf(await client.getSearchIndex(id), news, outs.managedBy!);
+    }
     delete outs.adopt;
     delete outs.autoName;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
@@ -199,11 +250,12 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return { outs };
   },
 
-  async delete(id) {
+  async delete(id, props: SearchIndexOutputs) {
+    const client = apiClient();
     try {
-      await apiClient().deleteSearchIndex(id);
+      await client.deleteSearchIndex(id);
     } catch (err) {
-      if (!(err instanceof ApiError && err.isNotFound)) throw err;
+      if (!notFound(err, indexLabel(props.name, id), props.managedBy, client)) throw err;
     }
     await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.splice(0, all.length, ...all.filter((i) => i.id !== id)));
   },
@@ -214,7 +266,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   /** The region asked for. */
   declare readonly region: pulumi.Output<SearchRegion>;
   /** The region the service deployed the index in; may differ from `region`. */
-  declare readonly deployedRegion: pulumi.Output<SearchRegion>;
+  declare readonly deployedRegion: pulumi.Output<Reported<SearchRegion>>;
   declare readonly type: pulumi.Output<SearchType>;
   declare readonly customerId: pulumi.Output<string>;
   declare readonly endpoint: pulumi.Output<string>;
@@ -234,6 +286,8 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   declare readonly maxWritesPerRequest: pulumi.Output<number>;
   declare readonly creationTime: pulumi.Output<number>;
   declare readonly inputEnrichmentEnabled: pulumi.Output<boolean>;
+  /** The identity that manages the index: `user@address` of the management API. */
+  declare readonly managedBy: pulumi.Output<string>;
 
   constructor(name: string, args: SearchIndexArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = Object.fromEntries(OUTPUT_NAMES.map((k) => [k, undefined]));
@@ -246,7 +300,8 @@ export class SearchIndex extends pulumi.dynamic.Resource {
         region: args.region,
         type: args.type,
         adopt: args.adopt,
-        autoName: args.name === undefined ? autoNameFor(pulumi.getProject(), pulumi.getStack(), name) : undefined,
+        // Unknown in a preview: a name drawn now would not be the one `up` draws.
+        autoName: args.name === undefined ? (pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name)) : undefined,
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token", "readOnlyToken"] },
       "mgmt",
@@ -273,6 +328,7 @@ const OUTPUT_NAMES = [
   "maxWritesPerRequest",
   "creationTime",
   "inputEnrichmentEnabled",
+  "managedBy",
 ] as const;
 
 // -- functions ---------------------------------------------------------------------------------

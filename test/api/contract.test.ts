@@ -253,15 +253,14 @@ describe("retries", () => {
     expect(emu.requests().map((r) => `${r.method} ${r.status}`)).toEqual(["PATCH 503", "PATCH 200", "POST 500", "POST 200"]);
   });
 
-  test("create retries only answers that say it was not processed (429, 503)", async () => {
+  test("the client resends a create on its own only after a 429 (the service says it did not process it)", async () => {
     emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 1 });
-    emu.addFault({ method: "POST", path: "^/v2/search$", status: 503 });
     await alice.createSearchIndex({ name: "retried", region: "eu-west-1", type: "free" });
-    expect(emu.requests().map((r) => r.status)).toEqual([429, 503, 200]);
+    expect(emu.requests().map((r) => r.status)).toEqual([429, 200]);
   });
 
-  test("create is never re-sent after an ambiguous failure", async () => {
-    for (const fault of [{ status: 500 }, { drop: true }, { commitThenDrop: true }]) {
+  test("create is never re-sent after an ambiguous failure, 503 included (a proxy may answer it after a commit)", async () => {
+    for (const fault of [{ status: 500 }, { status: 503 }, { commitThenStatus: 503 }, { drop: true }, { commitThenDrop: true }]) {
       emu.emulator.reset();
       emu.addFault({ method: "POST", path: "^/v2/search$", ...fault });
       const err = await failure(alice.createSearchIndex({ name: "once", region: "eu-west-1", type: "free" }));
@@ -269,6 +268,17 @@ describe("retries", () => {
       expect(emu.requests()).toHaveLength(1);
     }
     expect((await alice.listSearchIndexes()).map((i) => i.name)).toEqual(["once"]); // the commit-then-drop one
+  });
+
+  test("set-plan: same id and tokens, the new plan's limits; the same plan again is a no-op; fixed and unknown ids refused", async () => {
+    const created = await alice.createSearchIndex({ name: "plan", region: "eu-west-1", type: "free" });
+    await alice.setSearchIndexPlan(created.id, "payg");
+    const after = await alice.getSearchIndex(created.id);
+    expect(after).toMatchObject({ id: created.id, name: "plan", token: created.token, endpoint: created.endpoint, type: "payg", max_daily_queries: -1 });
+    await alice.setSearchIndexPlan(created.id, "payg");
+    expect(emu.requests({ route: "POST /v2/search/:id/setplan" }).map((r) => r.status)).toEqual([200, 200]);
+    expect((await failure(alice.setSearchIndexPlan(created.id, "fixed"))).message).toMatch(/400: fixed plan is not available/);
+    expect((await failure(bob.setSearchIndexPlan(created.id, "free"))).status).toBe(404);
   });
 
   test("exhausted retries end in an error with the last status and the service's text", async () => {

@@ -47,7 +47,7 @@ test("search-index: creates, adopts, renames in place, destroys", async () => {
   expect(up.outputs.indexCount.value).toBe(3);
   expect(up.outputs.productsToken.secret).toBe(true);
   indexTokens.push(...(await env.client.listSearchIndexes()).flatMap((i) => [i.token, i.read_only_token!]));
-  expect((await env.client.listSearchIndexes()).map((i) => i.name).sort()).toEqual(["legacy-catalog", expect.stringMatching(/^logs-[0-9a-f]{7}$/), "products"]);
+  expect((await env.client.listSearchIndexes()).map((i) => i.name).sort()).toEqual(["legacy-catalog", expect.stringMatching(/^logs-[0-9a-f]{8}$/), "products"]);
   expect((await logged(s.stack.preview())).changeSummary).toEqual({ same: 4 });
 
   const productsId = (await env.client.listSearchIndexes()).find((i) => i.name === "products")!.id;

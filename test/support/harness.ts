@@ -17,7 +17,7 @@ export interface TestEnv {
   mgmt: MgmtConfig;
   /** A client as alice, for out-of-band changes and checks. */
   client: MgmtClient;
-  stack(options: { program?: PulumiFn; workDir?: string; stackName?: string; config?: ConfigMap; mgmt?: MgmtConfig; envVars?: Record<string, string> }): Promise<MgmtStack>;
+  stack(options: { program?: PulumiFn; workDir?: string; stackName?: string; projectName?: string; config?: ConfigMap; mgmt?: MgmtConfig; envVars?: Record<string, string> }): Promise<MgmtStack>;
   cleanup(): Promise<void>;
 }
 

@@ -1,0 +1,42 @@
+/**
+ * Which identity manages an object, so that "not found" is only believed when the same identity
+ * asks. A 404 under other credentials (another user, another address, another account's token)
+ * says nothing about whether the object still exists: dropping it from state would orphan it.
+ *
+ * Identities are non-secret fingerprints stored in every resource's outputs (`managedBy`):
+ * - management API objects (indexes, budgets): `user@origin/path` of mgmt:baseUrl;
+ * - messaging objects (flow control keys, queues): `token:` and 12 hex digits of the SHA-256 of
+ *   the bearer token, which cannot be turned back into the token.
+ */
+import { createHash } from "node:crypto";
+import { requireSetting, type Settings } from "../config";
+
+export function managementIdentity(settings: Settings): string {
+  const base = new URL(requireSetting(settings, "baseUrl", "reach the management API"));
+  const user = requireSetting(settings, "username", "authenticate to the management API");
+  return `${user}@${base.origin}${base.pathname.replace(/\/+$/, "")}`;
+}
+
+export function tokenIdentity(token: string): string {
+  return `token:${createHash("sha256").update(token).digest("hex").slice(0, 12)}`;
+}
+
+export class IdentityMismatchError extends Error {
+  override readonly name = "IdentityMismatchError";
+}
+
+/**
+ * An object answered "not found". Returns normally when that is proof it is gone (same identity,
+ * no identity recorded by an older release, or the user moved away from the recorded identity on
+ * purpose with mgmt:movedFrom); throws otherwise, so the object stays in the stack.
+ */
+export function confirmGone(what: string, recorded: string | undefined, current: string, settings: Settings): void {
+  if (recorded === undefined || recorded === current || settings.movedFrom === recorded) return;
+  throw new IdentityMismatchError(
+    `${what} was not found by ${current}, but it is managed by ${recorded}: it is kept in the stack, not dropped, ` +
+      `because a "not found" under other credentials does not mean it is gone. ` +
+      `If the credentials or address changed by mistake, set them back (mgmt:baseUrl, mgmt:username, mgmt:password, mgmt:messagingToken or the resource's token). ` +
+      `To move this stack to ${current} on purpose, set mgmt:movedFrom to "${recorded}" (pulumi config set mgmt:movedFrom '${recorded}'): ` +
+      `objects ${current} cannot see are then released from the stack and left untouched in the service.`,
+  );
+}
