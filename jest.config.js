@@ -7,4 +7,8 @@ module.exports = {
   maxWorkers: 2,
   testTimeout: 300000,
   modulePathIgnorePatterns: ["<rootDir>/dist/"],
+  // No MGMT_* or PULUMI_* variable of the developer's shell reaches a test.
+  setupFiles: ["<rootDir>/test/support/isolate.ts"],
+  // dist/ (what the dynamic provider runs) is rebuilt when a source is newer.
+  globalSetup: "<rootDir>/test/support/globalSetup.ts",
 };

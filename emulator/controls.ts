@@ -19,8 +19,17 @@ export const FaultRule = z.object({
   drop: z.boolean().optional(),
   /** Process the request (commit its effect), then close the connection without answering. */
   commitThenDrop: z.boolean().optional(),
+  /** Process the request (commit its effect), then answer this status instead of the result. */
+  commitThenStatus: z.number().int().min(400).max(599).optional(),
+  /** Process the request (commit its effect), send the headers and one byte of the body, then stall this long and close. */
+  stallBodyMs: z.number().int().min(0).optional(),
   /** Process the request (commit its effect), then wait this long before answering. */
   delayAfterMs: z.number().int().min(0).optional(),
+  /**
+   * Hold the request, unprocessed, until the test opens the gate (`Controls.openGate`): lets a
+   * test act at a known point (for example, cancel while N creates are in flight).
+   */
+  hold: z.boolean().optional(),
   /** How many matching requests this rule applies to. */
   times: z.number().int().min(1).default(1),
 });
@@ -28,14 +37,15 @@ export type FaultRule = z.infer<typeof FaultRule>;
 export type FaultRuleInput = z.input<typeof FaultRule>;
 
 export interface LoggedRequest {
+  /** Arrival order (an answer given late, or never, is logged late but keeps its place). */
   seq: number;
   method: string;
   /** The path as requested, without query. */
   path: string;
   /** The matched route, e.g. `GET /v2/search/:id`, for counting by operation. */
   route: string;
-  /** "dropped": we closed the connection; "abandoned": the client closed it before the answer. */
-  status: number | "dropped" | "abandoned";
+  /** "dropped": we closed the connection; "abandoned": the client closed it before the answer; "stalled": the body never finished. */
+  status: number | "dropped" | "abandoned" | "stalled";
   fault?: string;
   at: number;
 }
@@ -48,6 +58,29 @@ export class Controls {
   log: LoggedRequest[] = [];
   connections = 0;
   private seq = 0;
+  private gate: { open: boolean; held: (() => void)[]; waiters: { count: number; resolve: () => void }[] } = { open: false, held: [], waiters: [] };
+
+  /** Waits at the gate unless it is open (a `hold` fault). */
+  hold(): Promise<void> {
+    if (this.gate.open) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.gate.held.push(resolve);
+      for (const w of this.gate.waiters.filter((w) => this.gate.held.length >= w.count)) w.resolve();
+      this.gate.waiters = this.gate.waiters.filter((w) => this.gate.held.length < w.count);
+    });
+  }
+
+  /** Resolves once `count` requests wait at the gate. */
+  heldRequests(count: number): Promise<void> {
+    if (this.gate.held.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.gate.waiters.push({ count, resolve }));
+  }
+
+  /** Lets every held request through, and every later `hold` pass at once. */
+  openGate(): void {
+    this.gate.open = true;
+    for (const release of this.gate.held.splice(0)) release();
+  }
 
   addFault(rule: FaultRule): void {
     this.faults.push({ ...rule, left: rule.times });
@@ -80,8 +113,15 @@ export class Controls {
     return this.window.count > this.ratePerSecond;
   }
 
-  record(entry: Omit<LoggedRequest, "seq" | "at">): void {
-    this.log.push({ ...entry, seq: ++this.seq, at: Date.now() });
+  /** A number for a request as it arrives. */
+  arrival(): number {
+    return ++this.seq;
+  }
+
+  record(entry: Omit<LoggedRequest, "seq" | "at"> & { seq?: number }): void {
+    this.log.push({ ...entry, seq: entry.seq ?? ++this.seq, at: Date.now() });
+    const n = this.log.length;
+    if (n > 1 && this.log[n - 1].seq < this.log[n - 2].seq) this.log.sort((a, b) => a.seq - b.seq);
   }
 
   counters(): { total: number; byRoute: Record<string, number>; byStatus: Record<string, number>; connections: number } {
@@ -100,6 +140,8 @@ export class Controls {
   }
 
   reset(): void {
+    this.openGate();
+    this.gate = { open: false, held: [], waiters: [] };
     this.resetLog();
     this.clearFaults();
     this.latencyMs = 0;

@@ -13,6 +13,7 @@ import {
   MESSAGING_REGIONS,
   RenameSearchIndexBody,
   SEARCH_REGIONS,
+  SetPlanBody,
   UpdateBudgetBody,
   describeIssues,
   flowControlKey,
@@ -20,7 +21,7 @@ import {
   type SearchRegion,
 } from "../provider/api/schemas";
 import { Controls, FaultRule } from "./controls";
-import { newAccount, newIndexRecord, saveData, seedData, type Account, type Data, type User } from "./state";
+import { newAccount, newIndexRecord, saveData, setIndexPlan, seedData, type Account, type Data, type User } from "./state";
 
 export const API_PREFIX: Record<Api, string> = {
   management: "",
@@ -94,6 +95,7 @@ export class Emulator {
 
     app.addHook("onRequest", async (req, reply) => {
       if (isControl(req)) return;
+      (req as FaultedRequest).seq = this.controls.arrival();
       const path = req.url.split("?")[0];
       if (this.controls.latencyMs > 0) await sleep(this.controls.latencyMs);
       const fault = this.controls.takeFault(req.method, path);
@@ -101,12 +103,24 @@ export class Emulator {
         (req as FaultedRequest).fault = `delay ${fault.delayMs} ms`;
         await sleep(fault.delayMs);
       }
+      if (fault?.hold) {
+        (req as FaultedRequest).fault = "held at the gate";
+        await this.controls.hold();
+      }
       if (fault?.drop) {
-        this.controls.record({ method: req.method, path, route: routeOf(req), status: "dropped", fault: "drop" });
+        this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path, route: routeOf(req), status: "dropped", fault: "drop" });
         drop(req, reply);
         return reply;
       }
       if (fault?.commitThenDrop) (req as FaultedRequest).commitThenDrop = true;
+      if (fault?.commitThenStatus) {
+        (req as FaultedRequest).fault = `commit then ${fault.commitThenStatus}`;
+        (req as FaultedRequest).commitThenStatus = fault.commitThenStatus;
+      }
+      if (fault?.stallBodyMs) {
+        (req as FaultedRequest).fault = `body stalled ${fault.stallBodyMs} ms`;
+        (req as FaultedRequest).stallBodyMs = fault.stallBodyMs;
+      }
       if (fault?.delayAfterMs) {
         (req as FaultedRequest).fault = `answer delayed ${fault.delayAfterMs} ms`;
         (req as FaultedRequest).delayAfterMs = fault.delayAfterMs;
@@ -125,12 +139,13 @@ export class Emulator {
     // A client that gives up (its timeout) before the answer: fastify sends no response event.
     app.addHook("onRequestAbort", async (req) => {
       if (isControl(req) || (req as FaultedRequest).dropped) return;
-      this.controls.record({ method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: (req as FaultedRequest).fault });
+      (req as FaultedRequest).dropped = true;
+      this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: (req as FaultedRequest).fault });
     });
 
     app.addHook("onResponse", async (req, reply) => {
       if (isControl(req)) return;
-      this.controls.record({ method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: reply.statusCode, fault: (req as FaultedRequest).fault });
+      this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: reply.statusCode, fault: (req as FaultedRequest).fault });
     });
   }
 
@@ -152,12 +167,34 @@ export class Emulator {
           const result = handlers[name](ctx);
           if (result.mutates) this.persist();
           const delayAfter = (req as FaultedRequest).delayAfterMs;
-          if (delayAfter) await sleep(delayAfter);
+          if (delayAfter) {
+            await sleep(delayAfter);
+            // The client gave up meanwhile (its timeout): fastify logs nothing for it, we do.
+            if (req.raw.socket.destroyed) {
+              if ((req as FaultedRequest).dropped) return reply.hijack();
+              (req as FaultedRequest).dropped = true;
+              this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: (req as FaultedRequest).fault });
+              return reply.hijack();
+            }
+          }
           if ((req as FaultedRequest).commitThenDrop) {
-            this.controls.record({ method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
+            this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
             drop(req, reply);
             return reply;
           }
+          const stall = (req as FaultedRequest).stallBodyMs;
+          if (stall) {
+            const text = JSON.stringify(result.body);
+            (req as FaultedRequest).dropped = true;
+            reply.hijack();
+            reply.raw.writeHead(result.status ?? 200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+            reply.raw.write(text.slice(0, 1));
+            this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "stalled", fault: `body stalled ${stall} ms` });
+            setTimeout(() => reply.raw.destroy(), stall);
+            return reply;
+          }
+          const failAfterCommit = (req as FaultedRequest).commitThenStatus;
+          if (failAfterCommit) return reply.status(failAfterCommit).send({ error: "injected fault after commit" });
           reply.status(result.status ?? 200);
           // Success bodies are JSON, including the bare string "OK" (contract).
           return typeof result.body === "string" ? reply.type("application/json").send(JSON.stringify(result.body)) : reply.send(result.body);
@@ -220,6 +257,15 @@ export class Emulator {
           throw new HttpError(409, `a search index named ${parsed.data.name} already exists`);
         }
         row.record.name = parsed.data.name;
+        return OK;
+      },
+      setSearchIndexPlan: (ctx) => {
+        const row = indexOf(ctx.user(), ctx.params.id);
+        const body = jsonObject(ctx.body);
+        if (body.target_plan === "fixed") throw new HttpError(400, "fixed plan is not available");
+        const parsed = SetPlanBody.safeParse(body);
+        if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error).join("; "));
+        setIndexPlan(row.record, parsed.data.target_plan as "free" | "payg");
         return OK;
       },
       deleteSearchIndex: (ctx) => {
@@ -418,7 +464,10 @@ export interface SeedUser {
 }
 
 interface FaultedRequest extends FastifyRequest {
+  seq?: number;
   commitThenDrop?: boolean;
+  commitThenStatus?: number;
+  stallBodyMs?: number;
   delayAfterMs?: number;
   dropped?: boolean;
   fault?: string;

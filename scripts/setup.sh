@@ -15,6 +15,7 @@ echo "[setup] compiling TypeScript to dist/" >&2
 rm -rf dist
 npx --no-install tsc -p tsconfig.build.json
 chmod +x dist/emulator/cli.js 2>/dev/null || true
+touch dist/.built   # Jest's global setup compares this with the sources
 
 # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
 # as a user's program does, and the dynamic provider loads its code by that name at run time.

@@ -22,15 +22,21 @@ import {
   SearchIndexRecord,
   describeIssues,
   type MessagingRegion,
+  type SearchType,
 } from "./schemas";
 
 /** Errors after which the request surely never reached the service. */
 const NOT_SENT = ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"];
-/** Errors after which the request may have been processed. */
-const LOST = ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CLOSED"];
+/**
+ * Errors after which the request may have been processed. Not UND_ERR_BODY_TIMEOUT: it happens
+ * only after the answer's headers, where undici's RetryHandler would "resume" the body by
+ * sending the request again with a Range header, a POST included; `call` resends whole instead.
+ */
+const LOST = ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_CLOSED"];
 
+/** What undici may resend on its own, per retry class (the table is in endpoints.ts). */
 const RETRY_POLICY: Record<RetryClass, { methods: string[]; statusCodes: number[]; errorCodes: string[] }> = {
-  create: { methods: ["POST"], statusCodes: [429, 503], errorCodes: NOT_SENT },
+  create: { methods: ["POST"], statusCodes: [429], errorCodes: NOT_SENT },
   idempotent: { methods: ["GET", "POST", "PATCH", "DELETE"], statusCodes: [429, 500, 502, 503, 504], errorCodes: [...NOT_SENT, ...LOST] },
 };
 
@@ -113,6 +119,9 @@ export class MgmtClient {
   renameSearchIndex(id: string, name: string): Promise<void> {
     return this.call("renameSearchIndex", { params: { id }, body: { name }, schema: z.unknown() }).then(() => undefined);
   }
+  setSearchIndexPlan(id: string, plan: SearchType): Promise<void> {
+    return this.call("setSearchIndexPlan", { params: { id }, body: { target_plan: plan }, schema: z.unknown() }).then(() => undefined);
+  }
   deleteSearchIndex(id: string): Promise<void> {
     return this.call("deleteSearchIndex", { params: { id }, schema: z.unknown() }).then(() => undefined);
   }
@@ -176,25 +185,38 @@ export class MgmtClient {
     const policy = RETRY_POLICY[endpoint.retry];
     const s = this.settings;
 
-    let response: Dispatcher.ResponseData;
-    let text: string;
-    try {
-      response = await dispatcherFor(base.origin, s).request({
-        origin: base.origin,
-        path,
-        method: endpoint.method,
-        headers,
-        body,
-        headersTimeout: s.timeoutMs,
-        bodyTimeout: s.timeoutMs,
-        signal: AbortSignal.timeout(s.totalTimeoutMs),
-        retryOptions: { ...policy, maxRetries: s.maxRetries },
-      } as Dispatcher.RequestOptions);
-      text = await response.body.text();
-    } catch (err) {
-      const e = err as Error & { code?: string; name: string };
-      const code = e.name === "TimeoutError" ? "total timeout" : e.code ?? e.name;
-      throw new ApiError(endpoint.method, route, endpoint.api, undefined, undefined, code);
+    const signal = AbortSignal.timeout(s.totalTimeoutMs);
+    let response: Dispatcher.ResponseData | undefined;
+    let text = "";
+    for (let bodyFailures = 0; ; bodyFailures++) {
+      response = undefined;
+      try {
+        response = await dispatcherFor(base.origin, s).request({
+          origin: base.origin,
+          path,
+          method: endpoint.method,
+          headers,
+          body,
+          headersTimeout: s.timeoutMs,
+          bodyTimeout: s.timeoutMs,
+          signal,
+          retryOptions: { ...policy, maxRetries: s.maxRetries },
+        } as Dispatcher.RequestOptions);
+        text = await response.body.text();
+        break;
+      } catch (err) {
+        const e = err as Error & { code?: string; name: string };
+        // undici's RetryHandler resends failures up to the answer's headers; an answer that
+        // breaks off in its body (a stalled or cut body) it cannot resume. An idempotent request
+        // is then sent again whole; a create is left to its caller's reconciliation.
+        const bodyBroke = response !== undefined || e.code === "UND_ERR_REQ_RETRY";
+        if (bodyBroke && endpoint.retry === "idempotent" && bodyFailures < s.maxRetries && !signal.aborted) {
+          await new Promise((r) => setTimeout(r, 250 * 2 ** bodyFailures * (0.5 + Math.random() * 0.5)));
+          continue;
+        }
+        const code = e.name === "TimeoutError" ? "total timeout" : e.code ?? e.name;
+        throw new ApiError(endpoint.method, route, endpoint.api, undefined, undefined, code);
+      }
     }
 
     let json: unknown = undefined;

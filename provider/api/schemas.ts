@@ -17,6 +17,8 @@ export const MESSAGING_TYPES = ["free", "paid"] as const;
 export type SearchRegion = (typeof SEARCH_REGIONS)[number];
 export type SearchType = (typeof SEARCH_TYPES)[number];
 export type MessagingRegion = (typeof MESSAGING_REGIONS)[number];
+/** A value read from the service: one of the known ones, or one this version does not know yet. */
+export type Reported<T extends string> = T | (string & {});
 
 /** Index names: 1 to 64 letters, digits, `-` and `_` (contract). */
 export const INDEX_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -53,6 +55,33 @@ export const budget = z
 
 const int = () => z.number().int();
 
+/**
+ * Where unknown values read from the service are reported. The dynamic provider's stderr reaches
+ * the engine's output as diagnostics; a program may replace this (tests collect them).
+ */
+export let reportUnknownValue: (message: string) => void = (message) => console.warn(`warning: ${message}`);
+export function onUnknownValue(report: (message: string) => void): void {
+  reportUnknownValue = report;
+}
+const reported = new Set<string>();
+
+/**
+ * A field read from the service whose documented values may grow: a new region appears before any
+ * client knows it, and one unknown value must not fail the read of a whole list. Unknown values
+ * are kept as they are and named in one warning each; `aliases` maps spellings the service also
+ * uses (`paid` for `payg`). Requests are still validated strictly with z.enum.
+ */
+function readEnum<const T extends readonly string[]>(field: string, values: T, aliases: Record<string, T[number]> = {}) {
+  return z.string().transform((raw): Reported<T[number]> => {
+    const value = aliases[raw] ?? raw;
+    if (!(values as readonly string[]).includes(value) && !reported.has(`${field}=${value}`)) {
+      reported.add(`${field}=${value}`);
+      reportUnknownValue(`the service reported ${field} "${value}", which this version of pulumi-mgmt does not know (known: ${values.join(", ")}); it is kept as it is`);
+    }
+    return value;
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Records. Loose objects: unknown extra fields from the service are accepted and kept.
 
@@ -64,8 +93,8 @@ export const SearchIndexRecord = z.looseObject({
   id: z.string({ error: "is missing" }).min(1, "is empty"),
   name: z.string({ error: "is missing" }),
   endpoint: z.string().optional(),
-  type: z.enum(SEARCH_TYPES),
-  region: z.enum(SEARCH_REGIONS),
+  type: readEnum("search index type", SEARCH_TYPES, { paid: "payg" }),
+  region: readEnum("search index region", SEARCH_REGIONS),
   integration_email: z.string().optional(),
   token: z.string({ error: "is missing" }).min(1, "is empty"),
   read_only_token: z.string().optional(),
@@ -113,10 +142,10 @@ export const MessagingAccountRecord = z.looseObject({
   max_bandwidth_per_second: int().optional(),
   prod_pack_enabled: z.boolean().optional(),
   /** A string, not a boolean (spec 2.2). */
-  prometheus_enabled: z.enum(["true", "false"]).optional(),
+  prometheus_enabled: readEnum("prometheus_enabled", ["true", "false"]).optional(),
   timeout: int().optional(),
-  type: z.enum(MESSAGING_TYPES).optional(),
-  region: z.enum(MESSAGING_REGIONS),
+  type: readEnum("messaging account type", MESSAGING_TYPES).optional(),
+  region: readEnum("messaging account region", MESSAGING_REGIONS),
   reserved_type: z.string().optional(),
   reserved_price: z.number().optional(),
   created_by: z.string().optional(),
@@ -151,6 +180,9 @@ export type CreateSearchIndexBody = z.infer<typeof CreateSearchIndexBody>;
 
 /** **assumed** rename body. */
 export const RenameSearchIndexBody = z.object({ name: indexName });
+
+/** **assumed** set plan body (contract "Additions"). */
+export const SetPlanBody = z.object({ target_plan: z.enum(SEARCH_TYPES) });
 
 /** Endpoint 5. */
 export const UpdateBudgetBody = z.object({ budget });

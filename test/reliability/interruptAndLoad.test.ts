@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { SearchIndexArgs } from "../../provider";
 import { SearchIndex } from "../../provider";
+import { recoverPendingCreates } from "../../provider/automation";
 import { exported, testEnv, type TestEnv } from "../support/harness";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
@@ -25,17 +26,40 @@ function indexesProgram(count: number, named: (i: number) => boolean) {
   };
 }
 
-/** SIGKILL to every process whose command line matches (read from /proc: no tools needed). */
-function killProcesses(pattern: RegExp): void {
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+/**
+ * SIGKILL to this test's own `pulumi` child: among the descendants of this Jest worker (walked
+ * by parent PID in /proc), the ones whose command line matches. Never another process of the
+ * machine, such as a developer's own `pulumi up`.
+ */
+function killOwnChild(pattern: RegExp): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone already
+    }
+  }
+  const isOurs = (pid: number): boolean => {
+    for (let p = parentOf.get(pid); p !== undefined && p > 1; p = parentOf.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  const killed: number[] = [];
+  for (const pid of parentOf.keys()) {
+    if (!isOurs(pid)) continue;
     let cmdline = "";
     try {
       cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
     } catch {
-      continue; // gone already
+      continue;
     }
-    if (pattern.test(cmdline)) process.kill(Number(pid), "SIGKILL");
+    if (pattern.test(cmdline)) {
+      process.kill(pid, "SIGKILL");
+      killed.push(pid);
+    }
   }
+  return killed;
 }
 
 async function expectExactly(s: Awaited<ReturnType<TestEnv["stack"]>>, count: number) {
@@ -45,36 +69,34 @@ async function expectExactly(s: Awaited<ReturnType<TestEnv["stack"]>>, count: nu
   expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(live.map((i) => i.id).sort());
 }
 
-test("an up of 20 indexes cancelled half way converges to exactly 20 after refresh and up", async () => {
-  // Slow the service down so that the cancel lands while creates are in flight.
-  env.emu.emulator.controls.latencyMs = 400;
+test("an up of 20 indexes cancelled while 4 creates are in flight converges to exactly 20 after refresh and up", async () => {
+  // Every create waits at the emulator's gate: the cancel lands while exactly the first 4
+  // (parallel 4) are in flight, and they go through only once the CLI says it is cancelling.
+  env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true, times: 20 });
   const s = await env.stack({ stackName: "interrupted", program: indexesProgram(20, (i) => i % 2 === 0) });
   const abort = new AbortController();
-  const watcher = setInterval(() => {
-    if (env.emu.emulator.data.indexes.length >= 6) abort.abort();
-  }, 20);
-  let outcome: string;
-  try {
-    await s.stack.up({ signal: abort.signal, parallel: 4 });
-    outcome = "finished";
-  } catch {
-    outcome = "cancelled";
-  } finally {
-    clearInterval(watcher);
-  }
-  expect(outcome).toBe("cancelled");
-  const createdBeforeCancel = env.emu.emulator.data.indexes.length;
-  expect(createdBeforeCancel).toBeGreaterThanOrEqual(6);
-  expect(createdBeforeCancel).toBeLessThan(20);
+  let cancelling: () => void = () => undefined;
+  const cancelSeen = new Promise<void>((resolve) => (cancelling = resolve));
+  const up = s.stack.up({ signal: abort.signal, parallel: 4, onOutput: (out) => /cancelling/i.test(out) && cancelling() }).then(
+    () => "finished",
+    () => "cancelled",
+  );
+  await env.emu.emulator.controls.heldRequests(4);
+  abort.abort();
+  await cancelSeen;
+  env.emu.emulator.controls.openGate();
+  expect(await up).toBe("cancelled");
+  // A graceful cancel lets the in-flight creates finish and schedules nothing more.
+  expect(env.emu.emulator.data.indexes).toHaveLength(4);
+  expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
 
-  env.emu.emulator.controls.latencyMs = 0;
   await s.stack.refresh({ clearPendingCreates: true });
   await s.stack.up();
   await expectExactly(s, 20);
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 21 });
 });
 
-test("after a hard kill of the CLI mid-up, refresh and up take back the auto-named indexes it left behind", async () => {
+test("after a hard kill of the CLI mid-up, recoverPendingCreates imports the indexes it left behind and up converges without a duplicate", async () => {
   // Every create commits at once but answers late: killing the CLI now leaves indexes that
   // exist in the service and only as pending creates in the state.
   env.emu.addFault({ method: "POST", path: "^/v2/search$", delayAfterMs: 5000, times: 12 });
@@ -83,30 +105,38 @@ test("after a hard kill of the CLI mid-up, refresh and up take back the auto-nam
     () => "finished",
     () => "killed",
   );
+  let killed: number[] = [];
   await new Promise<void>((resolve) => {
     const watcher = setInterval(() => {
       if (env.emu.emulator.data.indexes.length >= 4) {
         clearInterval(watcher);
         // SIGKILL: no graceful cancel, no final checkpoint.
-        killProcesses(/pulumi up .*--stack hardkill/);
+        killed = killOwnChild(/pulumi up .*--stack hardkill/);
         resolve();
       }
     }, 20);
   });
   expect(await up).toBe("killed");
+  expect(killed).toHaveLength(1);
   env.emu.emulator.controls.clearFaults();
   const leftBehind = env.emu.emulator.data.indexes.length;
   expect(leftBehind).toBeGreaterThanOrEqual(4);
   expect(await exported(s, TYPE)).toEqual([]);
 
-  // The recovery a user runs: release the killed run's lock, drop its pending creates, up again.
+  // The recovery a user runs: release the killed run's lock, import what its pending creates
+  // made (found by the names Pulumi recorded), clear the rest, up again.
   await s.stack.cancel();
-  await s.stack.refresh({ clearPendingCreates: true });
+  const report = await recoverPendingCreates(s.stack);
+  expect(report.imported).toHaveLength(leftBehind);
+  expect(report.imported.length + report.cleared.length).toBeLessThanOrEqual(12);
+  expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
   env.emu.resetLog();
   await s.stack.up();
   await expectExactly(s, 12);
-  // The left-behind ones were found taken (409) and taken back, not duplicated under new names.
-  expect(env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 409)).toHaveLength(leftBehind);
+  // Only the missing ones were created; nothing was found taken or taken back.
+  const creates = env.emu.requests({ route: "POST /v2/search" });
+  expect(creates.map((r) => r.status)).toEqual(Array(12 - leftBehind).fill(200));
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 13 });
 });
 
 test("one up of 200 indexes against a service that allows 20 requests a second creates all 200, none twice", async () => {

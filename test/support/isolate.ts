@@ -1,0 +1,9 @@
+/**
+ * Runs in every test file before anything else (jest.config.js `setupFiles`): tests must never
+ * reach a real service or a developer's own Pulumi backend, so every MGMT_* and PULUMI_*
+ * variable exported in the shell that started Jest is removed. Tests set what they need
+ * explicitly (the harness passes config and a file:// backend to each stack).
+ */
+for (const name of Object.keys(process.env)) {
+  if (name.startsWith("MGMT_") || name.startsWith("PULUMI_")) delete process.env[name];
+}
