@@ -181,10 +181,12 @@ export interface RecoveryReport {
  * Brings a stack back after an `up` that was killed (or lost its machine) while creating:
  * Pulumi recorded each create it had started as a "pending create", with the inputs, so with
  * the name the index was to get. Each pending SearchIndex is looked up by that name with the
- * stack's own credentials; one that exists is imported into the stack by its id (what
- * `pulumi refresh --import-pending-creates URN ID` does), one that does not is cleared. Pending
- * budgets and flow control actions are cleared: creating them again sets the same values and
- * cannot duplicate anything. Pending operations of other providers are left as they are.
+ * stack's own credentials; one that exists becomes a resource of the stack under its id, and a
+ * refresh reads its outputs; one that does not is cleared. (`pulumi refresh
+ * --import-pending-creates URN ID` means to do the same, but the 3.248 engine drops the marked
+ * operation without importing it.) Pending budgets and flow control actions are cleared:
+ * creating them again sets the same values and cannot duplicate anything. Pending operations of
+ * other providers are left as they are.
  *
  * Run `pulumi cancel` first if the killed run left the stack locked. Then `up` converges, with
  * no duplicate: never `--clear-pending-creates` on its own, which forgets indexes that exist.
@@ -202,6 +204,7 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
   const existing = pending.some((op) => op.resource.type === SEARCH_INDEX_TYPE) ? await client.listSearchIndexes() : [];
 
   const keep: PendingOperation[] = [];
+  const resources = exported.deployment.resources as PendingOperation["resource"][];
   for (const op of exported.deployment.pending_operations as PendingOperation[]) {
     if (!pending.includes(op)) {
       keep.push(op);
@@ -211,8 +214,9 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
     const found = op.resource.type === SEARCH_INDEX_TYPE && typeof name === "string" ? existing.find((i) => i.name === name) : undefined;
     if (found) {
       // The dynamic provider host finds its code in the outputs' __provider, which a create that
-      // never answered has not written: the recorded inputs carry it (and name and region).
-      keep.push({ ...op, type: "importing", resource: { ...op.resource, id: found.id, outputs: { ...op.resource.inputs } } });
+      // never answered has not written: the recorded inputs carry it (and name and region) until
+      // the refresh below reads the real outputs. Appended last, after its parent and provider.
+      resources.push({ ...op.resource, id: found.id, outputs: { ...op.resource.inputs } });
       report.imported.push({ urn: op.resource.urn, id: found.id, name: found.name });
     } else {
       report.cleared.push(op.resource.urn);
@@ -220,7 +224,7 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
   }
   exported.deployment.pending_operations = keep;
   await stack.importStack(exported);
-  // The refresh reads each imported index and records it as a resource of the stack.
+  // The refresh reads each imported index: its outputs become what the service reports.
   if (report.imported.length > 0) await stack.refresh();
   return report;
 }

@@ -14,12 +14,19 @@ fi
 echo "[setup] compiling TypeScript to dist/" >&2
 rm -rf dist
 npx --no-install tsc -p tsconfig.build.json
-chmod +x dist/emulator/cli.js 2>/dev/null || true
+chmod +x dist/emulator/cli.js dist/provider/cli/recover.js 2>/dev/null || true
 touch dist/.built   # Jest's global setup compares this with the sources
 
 # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
-# as a user's program does, and the dynamic provider loads its code by that name at run time.
-ln -sfn .. node_modules/pulumi-mgmt
+# as a user's program does, and the dynamic provider loads its code by that name at run time. It
+# is installed from `npm pack`, not linked: only a package whose real path runs through
+# node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/providerRef.ts).
+packdir=$(mktemp -d)
+tarball=$(npm pack --silent --pack-destination "$packdir" 2>/dev/null | tail -n 1)
+rm -rf node_modules/pulumi-mgmt
+mkdir -p node_modules/pulumi-mgmt
+tar -xzf "$packdir/$tarball" -C node_modules/pulumi-mgmt --strip-components=1
+rm -rf "$packdir"
 
 bin=$(bash scripts/ensure-pulumi.sh | tail -n 1)
 mkdir -p node_modules/.cache/pulumi-mgmt

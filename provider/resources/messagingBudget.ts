@@ -24,7 +24,7 @@ import { apiClient } from "../runtime";
 import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
-import { thinProvider } from "./thinProvider";
+import { providerFor } from "./providerRef";
 import { checkWith, isUnknown } from "./validation";
 
 export interface MessagingBudgetArgs {
@@ -181,7 +181,7 @@ export class MessagingBudget extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: MessagingBudgetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      thinProvider("resources/messagingBudget"),
+      providerFor("messagingBudget"),
       name,
       { previousBudget: undefined, state: undefined, type: undefined, region: undefined, managedBy: undefined, accountId: args.accountId, budget: args.budget, resourceName: name },
       opts,

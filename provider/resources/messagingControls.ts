@@ -21,7 +21,7 @@ import { requireSetting } from "../config";
 import { apiClient } from "../runtime";
 import { confirmGone, tokenIdentity } from "./identity";
 import { programClient } from "./programClient";
-import { thinProvider } from "./thinProvider";
+import { providerFor } from "./providerRef";
 import { checkWith } from "./validation";
 
 const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
@@ -223,7 +223,7 @@ export class FlowControlKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ActionTargetArgs & FlowControlKeySpec, opts?: pulumi.CustomResourceOptions) {
     super(
-      thinProvider("resources/messagingControls", "flowControlKeyProvider"),
+      providerFor("flowControlKey"),
       name,
       { waitListSize: undefined, lastResetTrigger: undefined, managedBy: undefined, region: args.region, token: secretOrUndefined(args.token), key: args.key, paused: args.paused ?? false, resetRateTrigger: args.resetRateTrigger },
       { ...opts, additionalSecretOutputs: ["token"] },
@@ -239,7 +239,7 @@ export class QueueResume extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ActionTargetArgs & QueueSpec, opts?: pulumi.CustomResourceOptions) {
     super(
-      thinProvider("resources/messagingControls", "queueResumeProvider"),
+      providerFor("queueResume"),
       name,
       { lastResumeTrigger: undefined, region: args.region, token: secretOrUndefined(args.token), queue: args.name, resumeTrigger: args.resumeTrigger },
       { ...opts, additionalSecretOutputs: ["token"] },

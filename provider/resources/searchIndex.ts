@@ -32,7 +32,7 @@ import { apiClient } from "../runtime";
 import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
-import { thinProvider } from "./thinProvider";
+import { providerFor } from "./providerRef";
 import { checkWith, isUnknown } from "./validation";
 
 export interface SearchIndexArgs {
@@ -292,7 +292,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   constructor(name: string, args: SearchIndexArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = Object.fromEntries(OUTPUT_NAMES.map((k) => [k, undefined]));
     super(
-      thinProvider("resources/searchIndex"),
+      providerFor("searchIndex"),
       name,
       {
         ...outputs,

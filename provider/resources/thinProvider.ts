@@ -1,25 +1,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * The object Pulumi serializes into every resource's state (`__provider`): nothing but forwarding
- * calls that load the implementation by package name when the provider process runs them.
- * No client, credential, path or library is captured, so it stays a few hundred bytes per
- * method and an implementation fix reaches existing stacks without a replacement.
+ * The fallback form of `__provider` (providerRef.ts): nothing but forwarding calls that load the
+ * implementation by package name when the provider process runs them. No client, credential,
+ * path or library is captured. Stacks of release 0.1 carry exactly this text in their state, so
+ * the paths it names are permanent (see the compatibility rule in providerRef.ts).
  *
  * `module` names a file under provider/ whose export `exportName` is the implementation.
  */
-const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
-
 export function thinProvider(module: string, exportName = "provider"): pulumi.dynamic.ResourceProvider {
-  // One object per implementation: Pulumi caches a provider's serialization by object identity,
-  // and serializing a closure is the costliest part of declaring a resource.
-  const key = `${module}#${exportName}`;
-  let provider = providers.get(key);
-  if (!provider) {
-    provider = forwarding(module, exportName);
-    providers.set(key, provider);
-  }
-  return provider;
+  return forwarding(module, exportName);
 }
 
 function forwarding(module: string, exportName: string): pulumi.dynamic.ResourceProvider {

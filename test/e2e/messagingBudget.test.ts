@@ -82,7 +82,7 @@ test("refresh drops a budget whose account was deleted, and one whose account va
   env.emu.emulator.data.accounts.find((x) => x.record.id === a)!.record.deletion_time = 1700000000;
   env.emu.emulator.data.accounts = env.emu.emulator.data.accounts.filter((x) => x.record.id !== b);
   const refresh = await s.stack.refresh();
-  expect(refresh.summary.result).toBe("succeeded");
+  expect(refresh.summary.resourceChanges).toMatchObject({ delete: 2 });
   expect((await exported(s, TYPE)).map((r) => r.id)).toEqual([c]);
 });
 
@@ -148,7 +148,7 @@ test("faults (429, 503, dropped connection) during up and refresh complete corre
   env.emu.addFault({ method: "GET", path: "/v2/messaging/users", status: 429, retryAfter: 1 });
   env.emu.addFault({ method: "PATCH", status: 503 });
   env.emu.addFault({ method: "PATCH", drop: true });
-  expect((await s.stack.up()).summary.result).toBe("succeeded");
+  expect((await s.stack.up()).summary.resourceChanges).toEqual({ create: 3 });
   expect([await budgetOf(a), await budgetOf(b)]).toEqual([40, 50]);
   env.emu.addFault({ method: "GET", path: "/v2/messaging/users", drop: true });
   env.emu.addFault({ method: "GET", path: "/v2/messaging/users", status: 503 });

@@ -176,7 +176,7 @@ test("actions are retried through transient faults", async () => {
   const s = await env.stack({
     program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a", paused: true, resetRateTrigger: 1 }], queues: [{ name: "emails", resumeTrigger: 1 }] })),
   });
-  expect((await s.stack.up()).summary.result).toBe("succeeded");
+  expect((await s.stack.up()).summary.resourceChanges).toEqual({ create: 4 });
   expect(account.keys["tenant-a"]).toMatchObject({ paused: true, rateResets: 1 });
   expect(account.queues.emails.resumes).toBe(1);
 });

@@ -118,7 +118,6 @@ test("refresh drops an index deleted out of band, reports an out-of-band rename,
   const refresh = await s.stack.refresh();
   // One shared list for both; the missing one is confirmed by id before it is dropped.
   expect(apiCalls(env.emu)).toEqual({ "GET /v2/search": 1, "GET /v2/search/:id": 1 });
-  expect(refresh.summary.result).toBe("succeeded");
   expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
   const state = await exported(s, TYPE);
   expect(state.map((r) => r.outputs!.name)).toEqual(["renamed-elsewhere"]);
@@ -128,6 +127,22 @@ test("refresh drops an index deleted out of band, reports an out-of-band rename,
   await s.stack.up();
   expect((await indexes()).map((i) => i.name).sort()).toEqual(["gone", "keep"]);
   expect((await indexes()).find((i) => i.name === "keep")!.id).toBe(keep.id);
+});
+
+test("a list with a region no client knows yet and 'paid' for payg still refreshes; the unknown value is named in a warning", async () => {
+  const s = await env.stack({ program: programOf(() => ({ a: { name: "moved", region: "eu-west-1", type: "free" }, b: { name: "billed", region: "eu-west-1", type: "payg" } })) });
+  await s.stack.up();
+  const rows = env.emu.emulator.data.indexes;
+  (rows.find((r) => r.record.name === "moved")!.record as { region: string }).region = "ap-south-9";
+  (rows.find((r) => r.record.name === "billed")!.record as { type: string }).type = "paid";
+
+  const refresh = await s.stack.refresh();
+  expect(refresh.stdout + refresh.stderr).toMatch(/the service reported search index region "ap-south-9", which this version of pulumi-mgmt does not know/);
+  const state = await exported(s, TYPE);
+  expect(state.find((r) => r.outputs!.name === "moved")!.outputs).toMatchObject({ region: "eu-west-1", deployedRegion: "ap-south-9" });
+  expect(state.find((r) => r.outputs!.name === "billed")!.outputs).toMatchObject({ type: "payg" });
+  // Neither the deployed region nor the other spelling of the plan is a change to make.
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 3 });
 });
 
 test("adopt takes over an existing index by id or by name, and fails clearly for a missing one", async () => {
@@ -164,8 +179,8 @@ test("destroy deletes every index", async () => {
   await s.stack.up();
   expect(await indexes()).toHaveLength(3);
   await env.client.deleteSearchIndex((await indexes())[0].id); // already gone counts as deleted
-  const destroy = await s.stack.destroy();
-  expect(destroy.summary.result).toBe("succeeded");
+  await s.stack.destroy();
+  expect(await exported(s, TYPE)).toEqual([]);
   expect(await indexes()).toEqual([]);
 });
 
@@ -213,20 +228,19 @@ describe("faults", () => {
     env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 1 });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503 });
     const up = await s.stack.up();
-    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toEqual({ create: 3 });
     expect(env.emu.requests({ route: "POST /v2/search" }).map((r) => r.status).sort()).toEqual([200, 200, 429, 503]);
 
     env.emu.addFault({ method: "GET", path: "^/v2/search$", drop: true });
     env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 503 });
     env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 429, retryAfter: 1 });
-    const refresh = await s.stack.refresh();
-    expect(refresh.summary.result).toBe("succeeded");
+    await s.stack.refresh();
     expect((await exported(s, TYPE)).map((r) => r.outputs!.name).sort()).toEqual(["fa", "fb"]);
 
     env.emu.addFault({ method: "DELETE", drop: true });
     env.emu.addFault({ method: "DELETE", status: 503 });
-    const destroy = await s.stack.destroy();
-    expect(destroy.summary.result).toBe("succeeded");
+    await s.stack.destroy();
+    expect(await exported(s, TYPE)).toEqual([]);
     expect(await indexes()).toEqual([]);
   });
 
@@ -234,7 +248,7 @@ describe("faults", () => {
     const s = await env.stack({ program: programOf(() => ({ a: { name: "lost", region: "eu-west-1", type: "free" } })) });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", commitThenDrop: true });
     const up = await s.stack.up();
-    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toEqual({ create: 2 });
     const live = await indexes();
     expect(live).toHaveLength(1);
     const [res] = await exported(s, TYPE);
@@ -246,7 +260,7 @@ describe("faults", () => {
     const s = await env.stack({ program: programOf(() => ({ a: { name: "slow", region: "eu-west-1", type: "free" } })), mgmt: { timeoutMs: 1000 } });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", delayMs: 2000 });
     const up = await s.stack.up();
-    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toEqual({ create: 2 });
     // The delayed create may commit after the look-up: either way exactly one index, in state.
     await new Promise((r) => setTimeout(r, 1500));
     const live = await indexes();

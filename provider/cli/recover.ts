@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+/**
+ * mgmt-recover [--stack NAME] [--cwd DIR]
+ *
+ * After a `pulumi up` that was killed mid-way: imports the search indexes its pending creates
+ * made (found by the names Pulumi recorded) and clears the rest, so that the next `pulumi up`
+ * creates only what never got created. Run `pulumi cancel` first if the stack is locked.
+ */
+import { parseArgs } from "node:util";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { pulumiCommand, recoverPendingCreates } from "../automation";
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { stack: { type: "string" }, cwd: { type: "string", default: "." }, help: { type: "boolean", short: "h" } } });
+  if (values.help) {
+    console.log("usage: mgmt-recover [--stack NAME] [--cwd DIR]   (the project's directory; default: the current one)");
+    return;
+  }
+  const ws = await LocalWorkspace.create({ workDir: values.cwd, pulumiCommand: await pulumiCommand() });
+  const stackName = values.stack ?? (await ws.stack())?.name;
+  if (!stackName) throw new Error("no stack selected: pass --stack NAME");
+  const stack = await LocalWorkspace.selectStack({ stackName, workDir: values.cwd! }, { pulumiCommand: await pulumiCommand() });
+  const report = await recoverPendingCreates(stack);
+  for (const i of report.imported) console.log(`imported  ${i.urn}  (index ${i.name}, id ${i.id})`);
+  for (const urn of report.cleared) console.log(`cleared   ${urn}  (never created)`);
+  if (report.imported.length + report.cleared.length === 0) console.log("no pending creates of pulumi-mgmt resources: nothing to do");
+  else console.log("now run `pulumi up`: it creates only what is still missing");
+}
+
+main().catch((err: Error) => {
+  console.error(`mgmt-recover: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,166 @@
+/**
+ * The serialized provider (`__provider`, stored twice in every resource's state): a module
+ * reference to the installed package, its size, what it must never carry, the fallback where the
+ * package is not installed under node_modules/pulumi-mgmt/, and state written by release 0.1.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
+import { providerForm } from "../../provider/resources/providerRef";
+import { exported, testEnv, type TestEnv } from "../support/harness";
+
+const ROOT = path.resolve(__dirname, "../..");
+const INDEX = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
+const V01_PROVIDER = readFileSync(path.join(ROOT, "test/fixtures/provider-0.1-searchIndex.js"), "utf8");
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await testEnv();
+});
+afterAll(() => env.cleanup());
+beforeEach(() => env.emu.emulator.reset());
+
+test("each resource's provider is a require() of the installed package: at most 400 bytes, no credential, no path of this machine, no code", async () => {
+  const account = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1")!;
+  env.emu.emulator.data.accounts.find((a) => a.record.id === account.id)!.keys["k"] = { waitListSize: 0, paused: false, rateResets: 0 };
+  const s = await env.stack({
+    program: async () => {
+      for (let i = 0; i < 3; i++) new SearchIndex(`idx${i}`, { name: `form-${i}`, region: "eu-west-1", type: "free" });
+      new MessagingBudget("budget", { accountId: account.id, budget: 30 });
+      new MessagingControls("ops", { region: "eu-central-1", token: account.token, flowControlKeys: [{ key: "k" }], queues: [{ name: "q" }] });
+    },
+  });
+  await s.stack.up();
+  const resources = (await s.stack.exportStack()).deployment.resources as { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+  const ours = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/mgmt:"));
+  expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual(["FlowControlKey", "MessagingBudget", "QueueResume", "SearchIndex", "SearchIndex", "SearchIndex"]);
+  const secrets = [env.mgmt.password as string, account.token, ...(await env.client.listSearchIndexes()).map((i) => i.token)];
+  const machinePaths = [ROOT, os.homedir(), os.tmpdir(), process.cwd()];
+  for (const r of ours) {
+    const name = r.type.split(":").pop()!;
+    const module = { SearchIndex: "searchIndex", MessagingBudget: "messagingBudget", FlowControlKey: "flowControlKey", QueueResume: "queueResume" }[name];
+    for (const text of [String(r.inputs!.__provider), String(r.outputs!.__provider)]) {
+      expect(text.length).toBeLessThanOrEqual(400);
+      expect(text).toContain(`require("pulumi-mgmt/internal/providers/${module}")`);
+      for (const secret of secrets) expect(text).not.toContain(secret);
+      for (const p of machinePaths) expect(text).not.toContain(p);
+      expect(text).not.toMatch(/load\(\)|\.check\(|\.create\(|configure\(/); // no implementation
+    }
+  }
+
+  // State per search index as the engine writes it to the backend (secrets as ciphertext), split.
+  const split = stateSplit(s.backendDirFiles(), "form-0");
+  expect(split.provider).toBeLessThanOrEqual(800);
+  expect(split.provider + split.inputs + split.outputs).toBeLessThanOrEqual(1800);
+  expect(split.total - split.sourceTrace).toBeLessThanOrEqual(2500);
+});
+
+/**
+ * Bytes of one search index's entry in the checkpoint file: its serialized providers, the rest of
+ * its inputs and outputs, and the source position and stack trace the SDK records for every
+ * resource (their length depends on where the program's files are, not on this package).
+ */
+function stateSplit(files: string[], indexName: string) {
+  const checkpoint = files.filter((f) => /\.pulumi\/stacks\/.*\.json$/.test(f) && !f.includes(".bak"))[0];
+  type Entry = { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown>; sourcePosition?: unknown; stackTrace?: unknown };
+  const resources = JSON.parse(readFileSync(checkpoint, "utf8")).checkpoint.latest.resources as Entry[];
+  const entry = resources.find((r) => r.type === INDEX && r.outputs.name === indexName)!;
+  const size = (v: unknown) => (v === undefined ? 0 : JSON.stringify(v).length);
+  const without = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
+  return {
+    total: size(entry),
+    provider: size(entry.inputs.__provider) + size(entry.outputs.__provider),
+    inputs: size(without(entry.inputs)),
+    outputs: size(without(entry.outputs)),
+    sourceTrace: size(entry.sourcePosition) + size(entry.stackTrace),
+  };
+}
+
+test("a stack written by release 0.1 (the closure form in its state) still refreshes, updates and destroys", async () => {
+  let name = "legacy";
+  const s = await env.stack({ program: async () => void new SearchIndex("idx", { name, region: "eu-west-1", type: "free" }) });
+  await s.stack.up();
+  // Make the state exactly what 0.1 wrote: its serialized provider in inputs and outputs.
+  const deployment = await s.stack.exportStack();
+  for (const r of deployment.deployment.resources as { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]) {
+    if (r.type !== INDEX) continue;
+    r.inputs.__provider = V01_PROVIDER;
+    r.outputs.__provider = V01_PROVIDER;
+  }
+  await s.stack.importStack(deployment);
+  expect((await exported(s, INDEX))[0].outputs!.__provider).toBe(V01_PROVIDER);
+
+  const [index] = await env.client.listSearchIndexes();
+  await env.client.renameSearchIndex(index.id, "renamed-elsewhere");
+  await s.stack.refresh();
+  expect((await exported(s, INDEX))[0].outputs!.name).toBe("renamed-elsewhere");
+
+  name = "legacy-updated";
+  await s.stack.up();
+  expect((await env.client.listSearchIndexes()).map((i) => [i.id, i.name])).toEqual([[index.id, "legacy-updated"]]);
+
+  // Destroy with the 0.1 text once more (an up rewrites __provider to the current form).
+  const again = await s.stack.exportStack();
+  for (const r of again.deployment.resources as { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]) {
+    if (r.type === INDEX) r.outputs.__provider = r.inputs.__provider = V01_PROVIDER;
+  }
+  await s.stack.importStack(again);
+  await s.stack.destroy();
+  expect(await env.client.listSearchIndexes()).toEqual([]);
+});
+
+describe("the fallback to the closure form where the serializer would not write a require()", () => {
+  const cwd = process.cwd();
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-layout-"));
+  });
+  afterEach(() => {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  /** A copy of the installed package (package.json and the provider modules) at `where`. */
+  function installAt(where: string): void {
+    const installed = path.join(ROOT, "node_modules/pulumi-mgmt");
+    mkdirSync(path.join(where, "dist/provider/providers"), { recursive: true });
+    writeFileSync(path.join(where, "package.json"), readFileSync(path.join(installed, "package.json")));
+    // A stand-in module: the test checks which file would be loaded, not the provider itself.
+    for (const m of ["searchIndex"]) writeFileSync(path.join(where, `dist/provider/providers/${m}.js`), "module.exports = { check: async () => ({}) };");
+  }
+
+  test("npm (node_modules/pulumi-mgmt is the package): module form", () => {
+    installAt(path.join(dir, "node_modules/pulumi-mgmt"));
+    process.chdir(dir);
+    expect(providerForm("searchIndex")).toBe("module");
+  });
+
+  test("pnpm (node_modules/pulumi-mgmt links into node_modules/.pnpm/...): closure form", () => {
+    const store = path.join(dir, "node_modules/.pnpm/pulumi-mgmt@0.1.0/node_modules/pulumi-mgmt");
+    installAt(store);
+    symlinkSync(store, path.join(dir, "node_modules/pulumi-mgmt"));
+    process.chdir(dir);
+    expect(providerForm("searchIndex")).toBe("closure");
+  });
+
+  test("Yarn Plug'n'Play or a linked checkout (no node_modules/pulumi-mgmt on the real path): closure form", () => {
+    installAt(path.join(dir, "checkout"));
+    mkdirSync(path.join(dir, "project/node_modules"), { recursive: true });
+    symlinkSync(path.join(dir, "checkout"), path.join(dir, "project/node_modules/pulumi-mgmt"));
+    process.chdir(path.join(dir, "project"));
+    expect(providerForm("searchIndex")).toBe("closure");
+    process.chdir(dir); // nothing installed at all
+    expect(providerForm("searchIndex")).toBe("closure");
+  });
+
+  test("PULUMI_MGMT_PROVIDER_FORM=closure forces the closure form", () => {
+    installAt(path.join(dir, "node_modules/pulumi-mgmt"));
+    process.chdir(dir);
+    process.env.PULUMI_MGMT_PROVIDER_FORM = "closure";
+    try {
+      expect(providerForm("searchIndex")).toBe("closure");
+    } finally {
+      delete process.env.PULUMI_MGMT_PROVIDER_FORM;
+    }
+  });
+});
