@@ -12,7 +12,7 @@
  * - bytes of state per index as the engine writes it, split into provider, inputs and outputs.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -20,6 +20,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { closeAllPools } from "../provider/api/client";
 import { PACKAGE_ROOT, mgmtStack, pulumiCommand, type MgmtConfig, type MgmtStack } from "../provider/automation";
 import { MessagingBudget, SearchIndex } from "../provider";
+import { searchIndexStateSplit, type StateSplit } from "./stateSize";
 
 const LATENCY_MS = 50;
 const SIZES = (process.env.BENCH_SIZES ?? "10,50,200,1000").split(",").map(Number);
@@ -129,7 +130,7 @@ interface Counts {
   noopUpCalls: number;
   refreshIndexCalls: number;
   refreshBudgetCalls: number;
-  state: { total: number; provider: number; inputs: number; outputs: number; sourceTrace: number };
+  state: StateSplit;
 }
 
 /** Calls and state of one stack of N indexes (not timed). */
@@ -148,7 +149,7 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
   emu.resetLog();
   await indexes.stack.refresh();
   const refreshIndexCalls = emu.requests().length;
-  const state = stateOf(indexes);
+  const state = searchIndexStateSplit(indexes.backendDirFiles());
 
   const accounts = Array.from({ length: n }, () => emu.emulator.addAccount("alice", "eu-central-1").record.id);
   const budgets = await stackOf(`budgets-${n}`, mgmt, () => accounts.forEach((id, i) => new MessagingBudget(`budget-${i}`, { accountId: id, budget: 100 })));
@@ -158,23 +159,6 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
   const refreshBudgetCalls = emu.requests().length;
   for (const s of [indexes, budgets]) await dispose(s);
   return { n, connectionsPerUp, noopPreviewCalls, noopUpCalls, refreshIndexCalls, refreshBudgetCalls, state };
-}
-
-/** Average bytes per search index in the checkpoint file the engine wrote (secrets as ciphertext). */
-function stateOf(s: MgmtStack): Counts["state"] {
-  const file = s.backendDirFiles().find((f) => /\.pulumi\/stacks\/.*\.json$/.test(f) && !f.includes(".bak"))!;
-  type Entry = { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown>; sourcePosition?: unknown; stackTrace?: unknown };
-  const entries = (JSON.parse(readFileSync(file, "utf8")).checkpoint.latest.resources as Entry[]).filter((r) => r.type.endsWith(":SearchIndex"));
-  const size = (v: unknown) => (v === undefined ? 0 : JSON.stringify(v).length);
-  const without = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
-  const avg = (f: (e: Entry) => number) => Math.round(entries.reduce((sum, e) => sum + f(e), 0) / entries.length);
-  return {
-    total: avg(size),
-    provider: avg((e) => size(e.inputs.__provider) + size(e.outputs.__provider)),
-    inputs: avg((e) => size(without(e.inputs))),
-    outputs: avg((e) => size(without(e.outputs))),
-    sourceTrace: avg((e) => size(e.sourcePosition) + size(e.stackTrace)),
-  };
 }
 
 interface Declaration {

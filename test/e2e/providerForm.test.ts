@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
 import { providerForm } from "../../provider/resources/providerRef";
+import { searchIndexStateSplit } from "../../bench/stateSize";
 import { exported, testEnv, type TestEnv } from "../support/harness";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -50,32 +51,11 @@ test("each resource's provider is a require() of the installed package: at most 
   }
 
   // State per search index as the engine writes it to the backend (secrets as ciphertext), split.
-  const split = stateSplit(s.backendDirFiles(), "form-0");
+  const split = searchIndexStateSplit(s.backendDirFiles(), (outputs) => outputs.name === "form-0");
   expect(split.provider).toBeLessThanOrEqual(800);
   expect(split.provider + split.inputs + split.outputs).toBeLessThanOrEqual(1800);
   expect(split.total - split.sourceTrace).toBeLessThanOrEqual(2500);
 });
-
-/**
- * Bytes of one search index's entry in the checkpoint file: its serialized providers, the rest of
- * its inputs and outputs, and the source position and stack trace the SDK records for every
- * resource (their length depends on where the program's files are, not on this package).
- */
-function stateSplit(files: string[], indexName: string) {
-  const checkpoint = files.filter((f) => /\.pulumi\/stacks\/.*\.json$/.test(f) && !f.includes(".bak"))[0];
-  type Entry = { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown>; sourcePosition?: unknown; stackTrace?: unknown };
-  const resources = JSON.parse(readFileSync(checkpoint, "utf8")).checkpoint.latest.resources as Entry[];
-  const entry = resources.find((r) => r.type === INDEX && r.outputs.name === indexName)!;
-  const size = (v: unknown) => (v === undefined ? 0 : JSON.stringify(v).length);
-  const without = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
-  return {
-    total: size(entry),
-    provider: size(entry.inputs.__provider) + size(entry.outputs.__provider),
-    inputs: size(without(entry.inputs)),
-    outputs: size(without(entry.outputs)),
-    sourceTrace: size(entry.sourcePosition) + size(entry.stackTrace),
-  };
-}
 
 test("a stack written by release 0.1 (the closure form in its state) still refreshes, updates and destroys", async () => {
   let name = "legacy";
