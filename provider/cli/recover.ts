@@ -28,6 +28,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
-  console.error(`mgmt-recover: ${err.message}`);
+  // A failed pulumi command carries its whole output: the engine's own "error: ..." line says it.
+  const engine = /^error: (.+)$/m.exec(err.message);
+  console.error(`mgmt-recover: ${engine ? engine[1] : err.message}`);
   process.exit(1);
 });
