@@ -42,6 +42,8 @@ export interface LoggedRequest {
   method: string;
   /** The path as requested, without query. */
   path: string;
+  /** The query string, without `?`, when there was one. */
+  query?: string;
   /** The matched route, e.g. `GET /v2/search/:id`, for counting by operation. */
   route: string;
   /** "dropped": we closed the connection; "abandoned": the client closed it before the answer; "stalled": the body never finished. */
@@ -53,6 +55,8 @@ export interface LoggedRequest {
 export class Controls {
   private faults: (FaultRule & { left: number })[] = [];
   latencyMs = 0;
+  /** What a flow control read answers: every field (default) or only the spec's two. */
+  flowControlReport: "full" | "documented" = "full";
   private ratePerSecond = 0;
   private window = { start: 0, count: 0 };
   log: LoggedRequest[] = [];
@@ -145,6 +149,7 @@ export class Controls {
     this.resetLog();
     this.clearFaults();
     this.latencyMs = 0;
+    this.flowControlReport = "full";
     this.setRateLimit(0);
   }
 }

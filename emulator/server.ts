@@ -3,25 +3,21 @@
  * messaging API (region embedded in the path), exactly per management-api.md and contract.md,
  * plus test controls under /_emulator, answered only to loopback clients.
  *
- * Routes come from the same endpoint table the client uses (provider/api/endpoints.ts).
+ * Routes come from the same endpoint table the client uses (provider/api/endpoints.ts); each API
+ * area's handlers live in routes/. This file holds what all of them share: authentication, the
+ * fault injection hooks and the request log.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { z } from "zod";
 import { ENDPOINTS, type Api, type EndpointName } from "../provider/api/endpoints";
-import {
-  CreateSearchIndexBody,
-  MESSAGING_REGIONS,
-  RenameSearchIndexBody,
-  SEARCH_REGIONS,
-  SetPlanBody,
-  UpdateBudgetBody,
-  describeIssues,
-  flowControlKey,
-  queueName,
-  type SearchRegion,
-} from "../provider/api/schemas";
-import { Controls, FaultRule } from "./controls";
-import { newAccount, newIndexRecord, saveData, setIndexPlan, seedData, type Account, type Data, type User } from "./state";
+import { MESSAGING_REGIONS, type SearchRegion } from "../provider/api/schemas";
+import { Controls } from "./controls";
+import { HttpError, type Ctx, type Handler, type Params } from "./http";
+import { accountHandlers } from "./routes/accounts";
+import { flowControlHandlers } from "./routes/flowControl";
+import { queueHandlers } from "./routes/queues";
+import { searchHandlers } from "./routes/search";
+import { installTestControls } from "./routes/testControls";
+import { newAccount, saveData, seedData, type Account, type Data, type User } from "./state";
 
 export const API_PREFIX: Record<Api, string> = {
   management: "",
@@ -29,23 +25,6 @@ export const API_PREFIX: Record<Api, string> = {
   regional: "/regional/:region",
 };
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-type Params = Record<string, string>;
-interface Ctx {
-  params: Params;
-  body: unknown;
-  user: () => User;
-  account: () => Account;
-}
-type Handler = (ctx: Ctx) => { status?: number; body: unknown; mutates?: boolean };
 
 export interface EmulatorServerOptions {
   data?: Data;
@@ -145,7 +124,8 @@ export class Emulator {
 
     app.addHook("onResponse", async (req, reply) => {
       if (isControl(req)) return;
-      this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: reply.statusCode, fault: (req as FaultedRequest).fault });
+      const [path, query] = req.url.split("?");
+      this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path, query, route: routeOf(req), status: reply.statusCode, fault: (req as FaultedRequest).fault });
     });
   }
 
@@ -160,6 +140,7 @@ export class Emulator {
           const params = req.params as Params;
           const ctx: Ctx = {
             params,
+            query: (req.query ?? {}) as Params,
             body: req.body,
             user: () => this.authenticateUser(req),
             account: () => this.authenticateToken(req, endpoint.api, params.region),
@@ -204,113 +185,7 @@ export class Emulator {
   }
 
   private handlers(): Record<EndpointName, Handler> {
-    const indexOf = (user: User, id: string) => {
-      const row = this.data.indexes.find((i) => i.record.id === id && i.owner === user.username);
-      if (!row) throw new HttpError(404, `search index ${id} not found`);
-      return row;
-    };
-    const nameTaken = (user: User, name: string) => this.data.indexes.some((i) => i.owner === user.username && i.record.name === name);
-    const checkName = (schema: z.ZodType, value: string, what: string) => {
-      const parsed = schema.safeParse(value);
-      if (!parsed.success) throw new HttpError(400, `invalid ${what}: ${describeIssues(parsed.error).join("; ")}`);
-    };
-    const keyOf = (ctx: Ctx) => {
-      checkName(flowControlKey, ctx.params.key, "flow control key");
-      const account = ctx.account();
-      const key = account.keys[ctx.params.key];
-      if (!key) throw new HttpError(404, `flow control key ${ctx.params.key} not found`);
-      return key;
-    };
-    const OK = { body: "OK", mutates: true };
-
-    return {
-      createSearchIndex: (ctx) => {
-        const user = ctx.user();
-        const body = jsonObject(ctx.body);
-        if (body.type === "fixed") throw new HttpError(400, "fixed plan is not available");
-        const parsed = CreateSearchIndexBody.safeParse(body);
-        if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error).join("; "));
-        const { name, region, type } = parsed.data;
-        if (nameTaken(user, name)) throw new HttpError(409, `a search index named ${name} already exists`);
-        const record = newIndexRecord(user, name, this.placement[region] ?? region, type as "free" | "payg");
-        this.data.indexes.push({ owner: user.username, record });
-        return { body: record, mutates: true };
-      },
-      getSearchIndex: (ctx) => {
-        const row = indexOf(ctx.user(), ctx.params.id);
-        // Metrics move all the time (contract): every read sees a new point.
-        const points = row.record.throughput_vector ?? [];
-        points.push({ x: metricTime(), y: Math.round(Math.random() * 100) });
-        row.record.throughput_vector = points.slice(-10);
-        return { body: row.record };
-      },
-      listSearchIndexes: (ctx) => {
-        const user = ctx.user();
-        return { body: this.data.indexes.filter((i) => i.owner === user.username).map((i) => i.record) };
-      },
-      renameSearchIndex: (ctx) => {
-        const user = ctx.user();
-        const row = indexOf(user, ctx.params.id);
-        const parsed = RenameSearchIndexBody.safeParse(jsonObject(ctx.body));
-        if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error).join("; "));
-        if (parsed.data.name !== row.record.name && nameTaken(user, parsed.data.name)) {
-          throw new HttpError(409, `a search index named ${parsed.data.name} already exists`);
-        }
-        row.record.name = parsed.data.name;
-        return OK;
-      },
-      setSearchIndexPlan: (ctx) => {
-        const row = indexOf(ctx.user(), ctx.params.id);
-        const body = jsonObject(ctx.body);
-        if (body.target_plan === "fixed") throw new HttpError(400, "fixed plan is not available");
-        const parsed = SetPlanBody.safeParse(body);
-        if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error).join("; "));
-        setIndexPlan(row.record, parsed.data.target_plan as "free" | "payg");
-        return OK;
-      },
-      deleteSearchIndex: (ctx) => {
-        const row = indexOf(ctx.user(), ctx.params.id);
-        this.data.indexes = this.data.indexes.filter((i) => i !== row);
-        return OK;
-      },
-      listMessagingAccounts: (ctx) => {
-        const user = ctx.user();
-        return { body: this.data.accounts.filter((a) => a.owner === user.username).map((a) => a.record) };
-      },
-      updateBudget: (ctx) => {
-        const user = ctx.user();
-        const account = this.data.accounts.find((a) => a.record.id === ctx.params.id && a.owner === user.username && !a.record.deletion_time);
-        if (!account) throw new HttpError(404, `messaging account ${ctx.params.id} not found`);
-        const parsed = UpdateBudgetBody.safeParse(jsonObject(ctx.body));
-        if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error).join("; "));
-        account.record.budget = parsed.data.budget;
-        return OK;
-      },
-      getFlowControl: (ctx) => {
-        const key = keyOf(ctx);
-        return { body: { flowControlKey: ctx.params.key, waitListSize: key.waitListSize } };
-      },
-      resetRate: (ctx) => {
-        keyOf(ctx).rateResets += 1;
-        return OK;
-      },
-      pauseFlowControl: (ctx) => {
-        keyOf(ctx).paused = true;
-        return OK;
-      },
-      resumeFlowControl: (ctx) => {
-        keyOf(ctx).paused = false;
-        return OK;
-      },
-      resumeQueue: (ctx) => {
-        checkName(queueName, ctx.params.queue, "queue name");
-        const queue = ctx.account().queues[ctx.params.queue];
-        if (!queue) throw new HttpError(404, `queue ${ctx.params.queue} not found`);
-        queue.paused = false;
-        queue.resumes += 1;
-        return OK;
-      },
-    };
+    return { ...searchHandlers(this), ...accountHandlers(this), ...flowControlHandlers(this), ...queueHandlers(this) };
   }
 
   private authenticateUser(req: FastifyRequest): User {
@@ -339,88 +214,7 @@ export class Emulator {
   // ---------------------------------------------------------------------------------------------
 
   private installControls(): void {
-    const app = this.app;
-    const c = this.controls;
-    app.register(
-      async (r) => {
-        r.addHook("onRequest", async (req, reply) => {
-          if (!isLoopback(req.socket.remoteAddress)) return reply.status(403).send({ error: "test controls answer loopback clients only" });
-        });
-        const parse = <T extends z.ZodType>(schema: T, body: unknown): z.infer<T> => {
-          const parsed = schema.safeParse(body ?? {});
-          if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error).join("; "));
-          return parsed.data;
-        };
-        const accountById = (id: string) => {
-          const account = this.data.accounts.find((a) => a.record.id === id);
-          if (!account) throw new HttpError(404, `messaging account ${id} not found`);
-          return account;
-        };
-        const done = (persist = true) => {
-          if (persist) this.persist();
-          return { ok: true };
-        };
-
-        r.post("/reset", async () => {
-          this.reset();
-          return done();
-        });
-        r.get("/users", async () => this.users());
-        r.get("/state", async () => this.data);
-        r.get("/log", async () => c.log);
-        r.delete("/log", async () => {
-          c.resetLog();
-          return done(false);
-        });
-        r.get("/counters", async () => c.counters());
-        r.post("/faults", async (req) => {
-          c.addFault(parse(FaultRule, req.body));
-          return done(false);
-        });
-        r.delete("/faults", async () => {
-          c.clearFaults();
-          return done(false);
-        });
-        r.post("/latency", async (req) => {
-          c.latencyMs = parse(z.object({ ms: z.number().int().min(0) }), req.body).ms;
-          return done(false);
-        });
-        r.post("/rate-limit", async (req) => {
-          c.setRateLimit(parse(z.object({ perSecond: z.number().int().min(0) }), req.body).perSecond);
-          return done(false);
-        });
-        r.post("/placement", async (req) => {
-          const { from, to } = parse(z.object({ from: z.enum(SEARCH_REGIONS), to: z.enum(SEARCH_REGIONS).nullable() }), req.body);
-          if (to === null) delete this.placement[from];
-          else this.placement[from] = to;
-          return done(false);
-        });
-        r.post("/keys", async (req) => {
-          const b = parse(z.object({ accountId: z.string(), key: z.string().min(1), waitListSize: z.number().int().min(0).default(0), paused: z.boolean().default(false) }), req.body);
-          const account = accountById(b.accountId);
-          const existing = account.keys[b.key];
-          account.keys[b.key] = { waitListSize: b.waitListSize, paused: b.paused, rateResets: existing?.rateResets ?? 0 };
-          return done();
-        });
-        r.post("/queues", async (req) => {
-          const b = parse(z.object({ accountId: z.string(), name: z.string().min(1), paused: z.boolean().default(true) }), req.body);
-          const account = accountById(b.accountId);
-          account.queues[b.name] = { paused: b.paused, resumes: account.queues[b.name]?.resumes ?? 0 };
-          return done();
-        });
-        r.post("/accounts", async (req) => {
-          const b = parse(z.object({ username: z.string(), region: z.enum(MESSAGING_REGIONS), type: z.enum(["free", "paid"]).default("free") }), req.body);
-          const account = this.addAccount(b.username, b.region, b.type === "paid");
-          this.persist();
-          return { id: account.record.id, token: account.record.token };
-        });
-        r.post("/accounts/:id/delete", async (req) => {
-          accountById((req.params as Params).id).record.deletion_time = Math.floor(Date.now() / 1000);
-          return done();
-        });
-      },
-      { prefix: "/_emulator" },
-    );
+    this.app.register(async (r) => installTestControls(r, this), { prefix: "/_emulator" });
   }
 
   /** A further messaging account for a user, e.g. to manage many budgets at once. */
@@ -473,21 +267,12 @@ interface FaultedRequest extends FastifyRequest {
   fault?: string;
 }
 
-function jsonObject(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "the request body must be a JSON object");
-  return body as Record<string, unknown>;
-}
-
 function isControl(req: FastifyRequest): boolean {
   return req.url.startsWith("/_emulator");
 }
 
 function routeOf(req: FastifyRequest): string {
   return `${req.method} ${req.routeOptions.url ?? req.url.split("?")[0]}`;
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
 }
 
 function drop(req: FastifyRequest, reply: FastifyReply): void {
@@ -498,9 +283,4 @@ function drop(req: FastifyRequest, reply: FastifyReply): void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** `YYYY-MM-DD HH:MM:SS.mmm +0000 UTC`, the shape of throughput timestamps (spec 2.1). */
-function metricTime(): string {
-  return new Date().toISOString().replace("T", " ").replace("Z", " +0000 UTC");
 }

@@ -14,15 +14,39 @@ export interface User {
   customerId: string;
 }
 
+/** Limits of a flow control key: parallelism, and a rate per period (seconds). */
+export interface FlowLimits {
+  parallelism?: number;
+  rate?: number;
+  period?: number;
+}
+
 export interface FlowKey {
   waitListSize: number;
   paused: boolean;
+  /** Resets of the rate counter: by resetRate, or by a pin (contract). */
   rateResets: number;
+  /** Limits the latest published messages carried. */
+  carried?: FlowLimits;
+  /** Limits pinned through the API; while pinned, carried ones are ignored. */
+  pinned?: FlowLimits;
+  /** Pin requests processed. */
+  pins?: number;
+  rateCount?: number;
+  ratePeriodStart?: number;
 }
 
 export interface Queue {
   paused: boolean;
+  /** Resume requests processed. */
   resumes: number;
+  /** 1 when never set: the upsert's default (contract). */
+  parallelism?: number;
+  lag?: number;
+  createdAt?: number;
+  updatedAt?: number;
+  /** Upsert requests processed. */
+  upserts?: number;
 }
 
 export interface Account {

@@ -22,14 +22,19 @@ export {
   type MessagingBudgetArgs,
   type MessagingAccount,
 } from "./resources/messagingBudget";
+export { MessagingControls, type MessagingControlsArgs, type KeyState, type QueueState } from "./resources/messagingControls";
+export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey";
+export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue";
+/** @deprecated 0.2 name of MessagingQueue; stacks that recorded it move to MessagingQueue by alias. */
+export { MessagingQueue as QueueResume } from "./resources/messagingQueue";
 export {
-  MessagingControls,
-  FlowControlKey,
-  QueueResume,
   getFlowControl,
   getFlowControlOutput,
-  type MessagingControlsArgs,
-  type FlowControlKeySpec,
-  type QueueSpec,
-  type KeyState,
-} from "./resources/messagingControls";
+  getQueues,
+  getQueuesOutput,
+  getQueue,
+  getQueueOutput,
+  getGlobalParallelism,
+  getGlobalParallelismOutput,
+} from "./resources/messagingReads";
+export type { FlowControlInfo, QueueRecord, GlobalParallelism } from "./api/schemas";

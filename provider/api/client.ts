@@ -16,10 +16,14 @@ import { ApiError, serviceMessageOf } from "./errors";
 import {
   CreateSearchIndexBody,
   FlowControlInfo,
+  GlobalParallelism,
   MESSAGING_REGIONS,
   MessagingAccountRecord,
   OkBody,
+  QueueRecord,
   SearchIndexRecord,
+  UpsertQueueBody,
+  type PinQuery,
   describeIssues,
   type MessagingRegion,
   type SearchType,
@@ -92,6 +96,8 @@ export async function closeAllPools(): Promise<void> {
 
 interface CallOptions<T> {
   params?: Record<string, string>;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined>;
   body?: unknown;
   schema: z.ZodType<T>;
   /** Messaging APIs: the bearer token; defaults to mgmt:messagingToken. */
@@ -150,6 +156,36 @@ export class MgmtClient {
     return this.call("resumeQueue", { params: { queue }, region, token, schema: z.unknown() }).then(() => undefined);
   }
 
+  // -- contract "Additions": pinned limits, queues, global parallelism --------------------------
+
+  pinFlowControl(region: MessagingRegion, key: string, pin: PinQuery, token?: string): Promise<void> {
+    return this.call("pinFlowControl", { params: { key }, query: pin, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+  unpinFlowControl(region: MessagingRegion, key: string, parts: { parallelism?: boolean; rate?: boolean }, token?: string): Promise<void> {
+    const query = { parallelism: parts.parallelism ? "true" : undefined, rate: parts.rate ? "true" : undefined };
+    return this.call("unpinFlowControl", { params: { key }, query, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+  getGlobalParallelism(token?: string): Promise<GlobalParallelism> {
+    return this.call("getGlobalParallelism", { token, schema: GlobalParallelism });
+  }
+  upsertQueue(region: MessagingRegion, body: UpsertQueueBody, token?: string): Promise<void> {
+    const parsed = UpsertQueueBody.safeParse(body);
+    if (!parsed.success) throw new Error(`invalid queue: ${describeIssues(parsed.error).join("; ")}`);
+    return this.call("upsertQueue", { body: parsed.data, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+  getQueue(region: MessagingRegion, queue: string, token?: string): Promise<QueueRecord> {
+    return this.call("getQueue", { params: { queue }, region, token, schema: QueueRecord });
+  }
+  listQueues(region: MessagingRegion, token?: string): Promise<QueueRecord[]> {
+    return this.call("listQueues", { region, token, schema: z.array(QueueRecord) });
+  }
+  deleteQueue(region: MessagingRegion, queue: string, token?: string): Promise<void> {
+    return this.call("deleteQueue", { params: { queue }, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+  pauseQueue(region: MessagingRegion, queue: string, token?: string): Promise<void> {
+    return this.call("pauseQueue", { params: { queue }, region, token, schema: z.unknown() }).then(() => undefined);
+  }
+
   // -- plumbing --------------------------------------------------------------------------------
 
   private baseFor(api: Api, region?: string): string {
@@ -175,7 +211,8 @@ export class MgmtClient {
     const endpoint = ENDPOINTS[name];
     const base = new URL(this.baseFor(endpoint.api, options.region));
     const route = fillRoute(endpoint.route, options.params);
-    const path = `${base.pathname.replace(/\/+$/, "")}${route}`;
+    const search = new URLSearchParams(Object.entries(options.query ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString();
+    const path = `${base.pathname.replace(/\/+$/, "")}${route}${search ? `?${search}` : ""}`;
     const headers: Record<string, string> = { authorization: this.authorization(endpoint.api, options.token), accept: "application/json" };
     let body: string | undefined;
     if (options.body !== undefined) {

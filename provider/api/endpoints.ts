@@ -29,6 +29,10 @@ export type Api = "management" | "messaging" | "regional";
  * | pause / resume key   | idempotent | contract: pausing a paused key succeeds and changes nothing      |
  * | resume queue         | idempotent | contract: resuming a running queue succeeds and changes nothing  |
  * | reset rate           | idempotent | two resets moments apart leave the same state as one: counters 0 |
+ * | pin / unpin key      | idempotent | sets absolute limits; a second pin only restarts the period again |
+ * | upsert queue         | idempotent | carries the queue's full desired state, never a delta            |
+ * | pause queue          | idempotent | contract: pausing a paused queue succeeds and changes nothing    |
+ * | delete queue         | idempotent | the second delivery answers 404, which delete reads as done      |
  */
 export type RetryClass = "create" | "idempotent";
 
@@ -55,6 +59,14 @@ export const ENDPOINTS = {
   pauseFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/pause", retry: "idempotent" },
   resumeFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/resume", retry: "idempotent", assumed: true },
   resumeQueue: { method: "POST", api: "regional", route: "/v2/queues/:queue/resume", retry: "idempotent" },
+  pinFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/pin", retry: "idempotent", assumed: true },
+  unpinFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/unpin", retry: "idempotent", assumed: true },
+  getGlobalParallelism: { method: "GET", api: "messaging", route: "/v2/globalParallelism", retry: "idempotent", assumed: true },
+  upsertQueue: { method: "POST", api: "regional", route: "/v2/queues", retry: "idempotent", assumed: true },
+  getQueue: { method: "GET", api: "regional", route: "/v2/queues/:queue", retry: "idempotent", assumed: true },
+  listQueues: { method: "GET", api: "regional", route: "/v2/queues", retry: "idempotent", assumed: true },
+  deleteQueue: { method: "DELETE", api: "regional", route: "/v2/queues/:queue", retry: "idempotent", assumed: true },
+  pauseQueue: { method: "POST", api: "regional", route: "/v2/queues/:queue/pause", retry: "idempotent", assumed: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

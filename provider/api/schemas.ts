@@ -13,6 +13,8 @@ export const SEARCH_TYPES = ["free", "payg", "fixed"] as const;
 export const AVAILABLE_SEARCH_TYPES = ["free", "payg"] as const;
 export const MESSAGING_REGIONS = ["eu-central-1", "us-east-1"] as const;
 export const MESSAGING_TYPES = ["free", "paid"] as const;
+/** A messaging region, validated strictly (requests). */
+export const messagingRegion = z.enum(MESSAGING_REGIONS);
 
 export type SearchRegion = (typeof SEARCH_REGIONS)[number];
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -156,12 +158,72 @@ export const MessagingAccountRecord = z.looseObject({
 });
 export type MessagingAccountRecord = z.infer<typeof MessagingAccountRecord>;
 
-/** 2.3 Flow control info; more fields may come and are kept. */
-export const FlowControlInfo = z.looseObject({
-  flowControlKey: z.string(),
-  waitListSize: int(),
+/**
+ * 2.3 Flow control info (endpoint 6). The spec shows `flowControlKey` and `waitListSize`; the
+ * service's clients read more (contract "Additions"). An absent field means "not reported", never
+ * false or 0, so every addition stays optional. Some answers spell the wait list `waitlistSize`.
+ */
+export const FlowControlInfo = z
+  .looseObject({
+    flowControlKey: z.string(),
+    waitListSize: int().optional(),
+    waitlistSize: int().optional(),
+    parallelismMax: int().optional(),
+    parallelismCount: int().optional(),
+    rateMax: int().optional(),
+    rateCount: int().optional(),
+    /** Seconds. */
+    ratePeriod: int().optional(),
+    /** Milliseconds since the epoch. */
+    ratePeriodStart: int().optional(),
+    isPaused: z.boolean().optional(),
+    isPinnedParallelism: z.boolean().optional(),
+    isPinnedRate: z.boolean().optional(),
+  })
+  .refine((info) => info.waitListSize !== undefined || info.waitlistSize !== undefined, { message: "waitListSize is missing", path: ["waitListSize"] })
+  .transform(({ waitlistSize, ...info }) => ({ ...info, waitListSize: (info.waitListSize ?? waitlistSize) as number }));
+export type FlowControlInfo = z.output<typeof FlowControlInfo>;
+
+/** **assumed** global parallelism of the account; a field may be omitted when it is 0. */
+export const GlobalParallelism = z.looseObject({
+  parallelismMax: int().default(0),
+  parallelismCount: int().default(0),
 });
-export type FlowControlInfo = z.infer<typeof FlowControlInfo>;
+export type GlobalParallelism = z.output<typeof GlobalParallelism>;
+
+/** **assumed** queue record (get and list). */
+export const QueueRecord = z.looseObject({
+  name: z.string({ error: "is missing" }).min(1, "is empty"),
+  parallelism: int(),
+  lag: int().optional(),
+  paused: z.boolean(),
+  createdAt: int().optional(),
+  updatedAt: int().optional(),
+});
+export type QueueRecord = z.output<typeof QueueRecord>;
+
+/** A queue's parallelism: how many messages it delivers at once. */
+export const queueParallelism = z.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1");
+
+/** **assumed** queue upsert body: always the full desired state (an omitted parallelism resets to 1). */
+export const UpsertQueueBody = z.object({
+  queueName,
+  parallelism: queueParallelism,
+  paused: z.boolean({ error: "must be true or false" }),
+});
+export type UpsertQueueBody = z.infer<typeof UpsertQueueBody>;
+
+/** **assumed** pin query: each part optional, at least one; the period in seconds. */
+const positive = (what: string) => z.coerce.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(1, `${what} must be at least 1`);
+export const PinQuery = z
+  .object({ parallelism: positive("parallelism").optional(), rate: positive("rate").optional(), period: positive("period").optional() })
+  .refine((q) => q.parallelism !== undefined || q.rate !== undefined || q.period !== undefined, "give at least one of parallelism, rate, period");
+export type PinQuery = z.output<typeof PinQuery>;
+
+/** **assumed** unpin query: `parallelism=true` and/or `rate=true`. */
+export const UnpinQuery = z
+  .object({ parallelism: z.enum(["true", "false"]).optional(), rate: z.enum(["true", "false"]).optional() })
+  .refine((q) => q.parallelism === "true" || q.rate === "true", "give parallelism=true, rate=true or both");
 
 /** 2.4 Error body. The service may also answer a bare JSON string. */
 export const ErrorBody = z.object({ error: z.string() });

@@ -15,10 +15,12 @@
  * COMPATIBILITY RULE: both forms name paths inside this package, and those paths are stored in
  * users' state; `refresh`, `up` and `destroy` load them from whatever release is installed then.
  * Never rename or remove any of these, nor what they export:
- * - module form (0.2+): `internal/providers/{searchIndex,messagingBudget,flowControlKey,queueResume}`
+ * - module form (0.2+): `internal/providers/{searchIndex,messagingBudget,flowControlKey,queueResume}`,
+ *   and (0.3+) `internal/providers/messagingQueue`
  * - closure form (0.1+): `internal/runtime` (`configure`), `internal/resources/searchIndex` and
  *   `internal/resources/messagingBudget` (`provider`), `internal/resources/messagingControls`
- *   (`flowControlKeyProvider`, `queueResumeProvider`).
+ *   (`flowControlKeyProvider`, `queueResumeProvider`), and (0.3+) `internal/resources/messagingQueue`
+ *   (`messagingQueueProvider`).
  * test/e2e/providerForm.test.ts keeps a stack of the 0.1 form working.
  */
 import { existsSync, realpathSync } from "node:fs";
@@ -34,6 +36,7 @@ const CLOSURE_FORM = {
   messagingBudget: ["resources/messagingBudget", "provider"],
   flowControlKey: ["resources/messagingControls", "flowControlKeyProvider"],
   queueResume: ["resources/messagingControls", "queueResumeProvider"],
+  messagingQueue: ["resources/messagingQueue", "messagingQueueProvider"],
 } as const;
 export type ProviderName = keyof typeof CLOSURE_FORM;
 

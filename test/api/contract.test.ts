@@ -173,16 +173,16 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     const account = seed(id);
     const info = await alice.getFlowControl("tenant:42", token);
     expect(FlowControlInfo.safeParse(info).success).toBe(true);
-    expect(info).toEqual({ flowControlKey: "tenant:42", waitListSize: 17 });
+    expect(info).toMatchObject({ flowControlKey: "tenant:42", waitListSize: 17, isPaused: false, isPinnedParallelism: false, isPinnedRate: false });
     await alice.resetRate("eu-central-1", "tenant:42", token);
     await alice.pauseFlowControl("eu-central-1", "tenant:42", token);
     await alice.pauseFlowControl("eu-central-1", "tenant:42", token); // pausing a paused key changes nothing
-    expect(account.keys["tenant:42"]).toEqual({ waitListSize: 17, paused: true, rateResets: 1 });
+    expect(account.keys["tenant:42"]).toMatchObject({ waitListSize: 17, paused: true, rateResets: 1 });
     await alice.resumeFlowControl("eu-central-1", "tenant:42", token);
     expect(account.keys["tenant:42"].paused).toBe(false);
     await alice.resumeQueue("eu-central-1", "emails.v1", token);
     await alice.resumeQueue("eu-central-1", "emails.v1", token);
-    expect(account.queues["emails.v1"]).toEqual({ paused: false, resumes: 2 });
+    expect(account.queues["emails.v1"]).toMatchObject({ paused: false, resumes: 2 });
     expect(emu.requests().map((r) => r.path)).toEqual([
       "/messaging/v2/flowControl/tenant%3A42",
       "/regional/eu-central-1/v2/flowControl/tenant%3A42/resetRate",
@@ -215,6 +215,69 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     }
     const unauthorized = await failure(alice.resetRate("eu-central-1", "tenant:42", "not-a-token"));
     expect(unauthorized.message).toMatch(/check the messaging token/);
+  });
+
+  test("additions: pin and unpin (query parameters, counters reset), global parallelism", async () => {
+    const { id, token } = aliceAccount("eu-central-1");
+    const account = seed(id);
+    account.keys["tenant:42"].carried = { parallelism: 3, rate: 50, period: 60 };
+    expect(await alice.getFlowControl("tenant:42", token)).toMatchObject({ parallelismMax: 3, rateMax: 50, ratePeriod: 60, isPinnedParallelism: false, isPinnedRate: false });
+    await alice.pinFlowControl("eu-central-1", "tenant:42", { parallelism: 5, rate: 100 }, token);
+    expect(await alice.getFlowControl("tenant:42", token)).toMatchObject({ parallelismMax: 5, rateMax: 100, ratePeriod: 60, rateCount: 0, isPinnedParallelism: true, isPinnedRate: true });
+    expect(account.keys["tenant:42"]).toMatchObject({ pins: 1, rateResets: 1 });
+    await alice.unpinFlowControl("eu-central-1", "tenant:42", { rate: true }, token);
+    expect(await alice.getFlowControl("tenant:42", token)).toMatchObject({ parallelismMax: 5, rateMax: 50, isPinnedParallelism: true, isPinnedRate: false });
+    await alice.unpinFlowControl("eu-central-1", "tenant:42", { parallelism: true }, token);
+    expect(account.keys["tenant:42"].pinned).toBeUndefined();
+    expect(emu.requests({ method: "POST" }).map((r) => r.path)).toEqual([
+      "/regional/eu-central-1/v2/flowControl/tenant%3A42/pin",
+      "/regional/eu-central-1/v2/flowControl/tenant%3A42/unpin",
+      "/regional/eu-central-1/v2/flowControl/tenant%3A42/unpin",
+    ]);
+    // Pin without any part, unpin without any part: 400 naming what to give; unknown key: 404.
+    const noPart = await failure(alice.pinFlowControl("eu-central-1", "tenant:42", {}, token));
+    expect([noPart.status, noPart.serviceMessage]).toEqual([400, expect.stringMatching(/at least one of parallelism, rate, period/)]);
+    expect((await failure(alice.unpinFlowControl("eu-central-1", "tenant:42", {}, token))).status).toBe(400);
+    expect((await failure(alice.pinFlowControl("eu-central-1", "unknown", { rate: 1 }, token))).status).toBe(404);
+
+    // The spec's two fields only, spelled `waitlistSize` by some answers: read the same way.
+    expect(FlowControlInfo.parse({ flowControlKey: "k", waitlistSize: 4 })).toEqual({ flowControlKey: "k", waitListSize: 4 });
+    emu.emulator.controls.flowControlReport = "documented";
+    expect(await alice.getFlowControl("tenant:42", token)).toEqual({ flowControlKey: "tenant:42", waitListSize: 17 });
+
+    // Global parallelism: a field left out when 0 reads as 0.
+    account.queues = {};
+    expect(await alice.getGlobalParallelism(token)).toEqual({ parallelismMax: 1000, parallelismCount: 0 });
+    account.queues.q = { paused: false, resumes: 0, parallelism: 4 };
+    expect(await alice.getGlobalParallelism(token)).toEqual({ parallelismMax: 1000, parallelismCount: 4 });
+  });
+
+  test("additions: queue upsert, get, list, pause, delete, and the 412 queue limit", async () => {
+    const { id, token } = aliceAccount("eu-central-1");
+    const account = seed(id);
+    await alice.upsertQueue("eu-central-1", { queueName: "orders", parallelism: 3, paused: false }, token);
+    expect(await alice.getQueue("eu-central-1", "orders", token)).toMatchObject({ name: "orders", parallelism: 3, paused: false, lag: 0 });
+    await alice.upsertQueue("eu-central-1", { queueName: "orders", parallelism: 2, paused: true }, token);
+    await alice.pauseQueue("eu-central-1", "orders", token); // pausing a paused queue changes nothing
+    expect(await alice.getQueue("eu-central-1", "orders", token)).toMatchObject({ parallelism: 2, paused: true });
+    expect((await alice.listQueues("eu-central-1", token)).map((q) => q.name).sort()).toEqual(["emails.v1", "orders"]);
+    await alice.deleteQueue("eu-central-1", "orders", token);
+    expect((await failure(alice.getQueue("eu-central-1", "orders", token))).status).toBe(404);
+    expect((await failure(alice.deleteQueue("eu-central-1", "orders", token))).status).toBe(404);
+
+    // An upsert without parallelism resets it to 1 (why the client always sends the full state).
+    await request(`${emu.regionalMessagingUrl.replace("{region}", "eu-central-1")}/v2/queues`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ queueName: "emails.v1" }),
+    }).then((r) => r.body.text());
+    expect(account.queues["emails.v1"]).toMatchObject({ parallelism: 1, paused: false });
+
+    account.record.max_queues = 1;
+    const full = await failure(alice.upsertQueue("eu-central-1", { queueName: "another", parallelism: 1, paused: false }, token));
+    expect([full.status, full.serviceMessage]).toEqual([412, expect.stringMatching(/queue limit reached/)]);
+    await alice.upsertQueue("eu-central-1", { queueName: "emails.v1", parallelism: 2, paused: false }, token); // existing: no new queue
+    expect((await failure(alice.getQueue("us-east-1", "emails.v1", token))).status).toBe(401);
   });
 
   test("another user's token cannot see this account's keys", async () => {

@@ -72,7 +72,7 @@ test("messaging-budget: one budget per paid account; destroy restores the earlie
   expect(await budgets()).toEqual([40, 0]);
 });
 
-test("flow-control: pauses the noisy tenant, resets on a new incident, lifts the pause on destroy", async () => {
+test("flow-control: pins the quiet tenant, declares a queue, pauses the noisy tenant, resets on a new incident; destroy undoes all of it", async () => {
   env.emu.emulator.reset();
   const accountId = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1")!.id;
   const account = env.emu.emulator.data.accounts.find((a) => a.record.id === accountId)!;
@@ -83,18 +83,23 @@ test("flow-control: pauses the noisy tenant, resets on a new incident, lifts the
   const up = await logged(s.stack.up());
   expect(up.outputs.waitListSizes.value).toEqual({ "tenant-42": 120, "tenant-7": 3 });
   expect(up.outputs.quietTenantWaitList.value).toBe(3);
+  expect(up.outputs.globalParallelismMax.value).toBe(1000);
   expect(account.keys["tenant-42"].paused).toBe(true);
+  expect(account.keys["tenant-7"].pinned).toEqual({ parallelism: 5, rate: 100, period: 60 });
+  expect(account.queues.jobs).toMatchObject({ parallelism: 2, paused: false });
 
   await s.stack.setConfig("incident", { value: "INC-1" });
   await s.stack.setConfig("maintenanceDone", { value: "2026-11-21" });
   const preview = await logged(s.stack.preview());
   expect(preview.changeSummary).toMatchObject({ update: 2 });
   await logged(s.stack.up());
-  expect(account.keys["tenant-7"].rateResets).toBe(1);
-  expect(account.queues.invoices).toEqual({ paused: false, resumes: 1 });
+  expect(account.keys["tenant-7"].rateResets).toBe(2); // the pin's reset and the incident's
+  expect(account.queues.invoices).toMatchObject({ paused: false, resumes: 1 });
 
   await logged(s.stack.destroy());
   expect(account.keys["tenant-42"].paused).toBe(false);
+  expect(account.keys["tenant-7"].pinned).toBeUndefined();
+  expect(account.queues.jobs).toBeUndefined();
 });
 
 test("automation: creates from a list, previews and applies a change, refreshes and destroys", async () => {

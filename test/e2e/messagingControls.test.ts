@@ -4,7 +4,7 @@
  */
 import { MessagingControls, getFlowControlOutput, getMessagingAccountOutput } from "../../provider";
 import type { MessagingControlsArgs } from "../../provider";
-import { apiCalls, backendContains, declaring, exported, testEnv, writes, type TestEnv } from "../support/harness";
+import { apiCalls, backendContains, declaring, exported, testEnv, writes, type TestEnv, freshMessagingAccount } from "../support/harness";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -14,14 +14,12 @@ afterAll(() => env.cleanup());
 
 /** alice's free eu-central-1 account, with two keys and two paused queues. */
 function seeded() {
-  env.emu.emulator.reset();
-  const info = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
-  const account = env.emu.emulator.data.accounts.find((a) => a.record.id === info.id)!;
+  const { token, account } = freshMessagingAccount(env);
   account.keys["tenant-a"] = { waitListSize: 12, paused: false, rateResets: 0 };
   account.keys["tenant-b"] = { waitListSize: 0, paused: false, rateResets: 0 };
   account.queues["emails"] = { paused: true, resumes: 0 };
   account.queues["reports"] = { paused: true, resumes: 0 };
-  return { token: info.token, account };
+  return { token, account };
 }
 
 function programOf(args: () => MessagingControlsArgs) {

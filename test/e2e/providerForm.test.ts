@@ -35,12 +35,12 @@ test("each resource's provider is a require() of the installed package: at most 
   await s.stack.up();
   const resources = (await s.stack.exportStack()).deployment.resources as { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
   const ours = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/mgmt:"));
-  expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual(["FlowControlKey", "MessagingBudget", "QueueResume", "SearchIndex", "SearchIndex", "SearchIndex"]);
+  expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual(["FlowControlKey", "MessagingBudget", "MessagingQueue", "SearchIndex", "SearchIndex", "SearchIndex"]);
   const secrets = [env.mgmt.password as string, account.token, ...(await env.client.listSearchIndexes()).map((i) => i.token)];
   const machinePaths = [ROOT, os.homedir(), os.tmpdir(), process.cwd()];
   for (const r of ours) {
     const name = r.type.split(":").pop()!;
-    const module = { SearchIndex: "searchIndex", MessagingBudget: "messagingBudget", FlowControlKey: "flowControlKey", QueueResume: "queueResume" }[name];
+    const module = { SearchIndex: "searchIndex", MessagingBudget: "messagingBudget", FlowControlKey: "flowControlKey", MessagingQueue: "messagingQueue" }[name];
     for (const text of [String(r.inputs!.__provider), String(r.outputs!.__provider)]) {
       expect(text.length).toBeLessThanOrEqual(400);
       expect(text).toContain(`require("pulumi-mgmt/internal/providers/${module}")`);

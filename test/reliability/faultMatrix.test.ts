@@ -5,12 +5,12 @@
  * often as the retry table in provider/api/endpoints.ts allows.
  *
  * One stack per fault holds a search index, a budget, a paused flow control key with a reset
- * trigger and a queue with a resume trigger. Each phase (create, update, refresh, destroy) puts
+ * trigger and pinned limits, a queue with a resume trigger, a declared queue and a paused one. Each phase (create, update, refresh, destroy) puts
  * the fault once on every route that phase uses, then runs once.
  */
 import { MessagingBudget, MessagingControls, SearchIndex, type SearchIndexArgs } from "../../provider";
 import type { FaultRuleInput, LoggedRequest } from "../../emulator";
-import { exported, testEnv, type TestEnv } from "../support/harness";
+import { exported, testEnv, type TestEnv, freshMessagingAccount } from "../support/harness";
 
 const INDEX = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 // Per attempt; the timeout faults wait well past it.
@@ -49,14 +49,20 @@ const R = {
   lift: { method: "POST", path: "/flowControl/[^/]+/resume$", route: "POST /regional/:region/v2/flowControl/:key/resume" },
   resetRate: { method: "POST", path: "/resetRate$", route: "POST /regional/:region/v2/flowControl/:key/resetRate" },
   resumeQueue: { method: "POST", path: "/queues/[^/]+/resume$", route: "POST /regional/:region/v2/queues/:queue/resume" },
+  pin: { method: "POST", path: "/flowControl/[^/]+/pin$", route: "POST /regional/:region/v2/flowControl/:key/pin" },
+  unpin: { method: "POST", path: "/flowControl/[^/]+/unpin$", route: "POST /regional/:region/v2/flowControl/:key/unpin" },
+  upsertQueue: { method: "POST", path: "/v2/queues$", route: "POST /regional/:region/v2/queues" },
+  getQueue: { method: "GET", path: "/v2/queues/[^/]+$", route: "GET /regional/:region/v2/queues/:queue" },
+  pauseQueue: { method: "POST", path: "/queues/[^/]+/pause$", route: "POST /regional/:region/v2/queues/:queue/pause" },
+  deleteQueue: { method: "DELETE", path: "/v2/queues/", route: "DELETE /regional/:region/v2/queues/:queue" },
 } as const;
 type Route = keyof typeof R;
 
 const PHASES: Record<"create" | "update" | "refresh" | "destroy", Route[]> = {
-  create: ["createIndex", "listAccounts", "budget", "waitList", "pause", "resetRate", "resumeQueue"],
-  update: ["rename", "setPlan", "getIndex", "budget", "lift", "resetRate", "resumeQueue"],
-  refresh: ["listIndexes", "listAccounts", "waitList"],
-  destroy: ["deleteIndex", "budget"],
+  create: ["createIndex", "listAccounts", "budget", "waitList", "pause", "resetRate", "resumeQueue", "pin", "upsertQueue", "pauseQueue"],
+  update: ["rename", "setPlan", "getIndex", "budget", "lift", "resetRate", "resumeQueue", "pin", "unpin", "upsertQueue"],
+  refresh: ["listIndexes", "listAccounts", "waitList", "getQueue"],
+  destroy: ["deleteIndex", "budget", "unpin", "deleteQueue"],
 };
 
 let env: TestEnv;
@@ -66,11 +72,10 @@ beforeAll(async () => {
 afterAll(() => env.cleanup());
 
 function seeded() {
-  env.emu.emulator.reset();
-  const info = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
-  const account = env.emu.emulator.data.accounts.find((a) => a.record.id === info.id)!;
+  const { info, account } = freshMessagingAccount(env);
   account.keys["k"] = { waitListSize: 7, paused: false, rateResets: 0 };
   account.queues["q"] = { paused: true, resumes: 0 };
+  account.queues["pq"] = { paused: false, resumes: 0 };
   return { info, account };
 }
 
@@ -90,7 +95,7 @@ function expectRetried(routes: Route[], fault: Fault, log: LoggedRequest[]): voi
       expect(after.filter((r) => r.route === route && r.status === 200)).toHaveLength(fault.committed ? 0 : 1);
     } else {
       // A delete resent after its commit finds the index gone (404): that is its success.
-      const done = (r: LoggedRequest) => r.status === 200 || (name === "deleteIndex" && fault.committed && r.status === 404);
+      const done = (r: LoggedRequest) => r.status === 200 || ((name === "deleteIndex" || name === "deleteQueue") && fault.committed && r.status === 404);
       expect({ route, retried: after.some((r) => r.route === route && done(r)) }).toEqual({ route, retried: true });
     }
   }
@@ -99,7 +104,7 @@ function expectRetried(routes: Route[], fault: Fault, log: LoggedRequest[]): voi
 test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", async (faultName) => {
   const fault = FAULTS[faultName];
   const { info, account } = seeded();
-  let v = { name: "matrix", type: "free" as SearchIndexArgs["type"], budget: 30, paused: true, trigger: "one" };
+  let v = { name: "matrix", type: "free" as SearchIndexArgs["type"], budget: 30, paused: true, trigger: "one", pin: { parallelism: 2, rate: 10 } as { parallelism: number; rate?: number }, parallelism: 2, queuePaused: true };
   const s = await env.stack({
     stackName: faultName.replace(/[^a-z0-9]+/gi, "-"),
     mgmt: { timeoutMs: TIMEOUT_MS },
@@ -109,8 +114,8 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
       new MessagingControls("ops", {
         region: "eu-central-1",
         token: info.token,
-        flowControlKeys: [{ key: "k", paused: v.paused, resetRateTrigger: v.trigger }],
-        queues: [{ name: "q", resumeTrigger: v.trigger }],
+        flowControlKeys: [{ key: "k", paused: v.paused, resetRateTrigger: v.trigger, pin: v.pin }],
+        queues: [{ name: "q", resumeTrigger: v.trigger }, { name: "dq", parallelism: v.parallelism }, { name: "pq", paused: v.queuePaused }],
       });
     },
   });
@@ -130,17 +135,21 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix", "free"]]);
   expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
   expect(account.record.budget).toBe(30);
-  expect(account.keys.k).toEqual({ waitListSize: 7, paused: true, rateResets: perAction });
-  expect(account.queues.q).toEqual({ paused: false, resumes: perAction });
+  // A pin resets the rate counter too: one reset and one pin, each repeated once after a commit.
+  expect(account.keys.k).toMatchObject({ waitListSize: 7, paused: true, rateResets: 2 * perAction, pins: perAction, pinned: { parallelism: 2, rate: 10, period: 1 } });
+  expect(account.queues.q).toMatchObject({ paused: false, resumes: perAction });
+  expect(account.queues.dq).toMatchObject({ parallelism: 2, paused: false, upserts: perAction });
+  expect(account.queues.pq.paused).toBe(true);
 
-  v = { name: "matrix-renamed", type: "payg", budget: 60, paused: false, trigger: "two" };
+  v = { name: "matrix-renamed", type: "payg", budget: 60, paused: false, trigger: "two", pin: { parallelism: 3 }, parallelism: 4, queuePaused: true };
   await run("update", () => s.stack.up());
   live = await env.client.listSearchIndexes();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix-renamed", "payg"]]);
   expect((await exported(s, INDEX))[0].outputs).toMatchObject({ name: "matrix-renamed", type: "payg", maxDailyQueries: -1 });
   expect(account.record.budget).toBe(60);
-  expect(account.keys.k).toEqual({ waitListSize: 7, paused: false, rateResets: 2 * perAction });
+  expect(account.keys.k).toMatchObject({ waitListSize: 7, paused: false, rateResets: 4 * perAction, pins: 2 * perAction, pinned: { parallelism: 3 } });
   expect(account.queues.q.resumes).toBe(2 * perAction);
+  expect(account.queues.dq).toMatchObject({ parallelism: 4, upserts: 2 * perAction });
 
   account.keys.k.waitListSize = 9;
   await run("refresh", () => s.stack.refresh());
@@ -151,6 +160,9 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   expect(await env.client.listSearchIndexes()).toEqual([]);
   expect(account.record.budget).toBe(0);
   expect(await exported(s, INDEX)).toEqual([]);
+  expect(account.keys.k.pinned).toBeUndefined();
+  expect(account.queues.dq).toBeUndefined();
+  expect(account.queues.pq.paused).toBe(false);
 });
 
 describe("a definite 4xx is not retried and fails fast, naming the object and the answer", () => {

@@ -58,6 +58,14 @@ const LOCAL: [string, () => unknown, RegExp][] = [
   ["controls: an object as trigger", controls({ flowControlKeys: [{ key: "tenant-a", resetRateTrigger: { a: 1 } }] }), /resetRateTrigger: must be a string or a number/],
   ["controls: a key listed twice", controls({ flowControlKeys: [{ key: "tenant-a" }, { key: "tenant-a" }] }), /MessagingControls "bad": flowControlKeys: "tenant-a" is listed twice/],
   ["controls: empty token", controls({ token: "", flowControlKeys: [{ key: "tenant-a" }] }), /token: must not be empty/],
+  ["controls: a pin of nothing", controls({ flowControlKeys: [{ key: "tenant-a", pin: {} }] }), /flowControlKeys\[0\]\.pin: give parallelism, rate \(per period seconds\) or both/],
+  ["controls: a period without a rate", controls({ flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 2, period: 60 } }] }), /pin\.period: needs rate/],
+  ["controls: a rate of 0", controls({ flowControlKeys: [{ key: "tenant-a", pin: { rate: 0 } }] }), /pin\.rate: must be at least 1/],
+  ["controls: a fractional parallelism", controls({ flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 1.5 } }] }), /pin\.parallelism: must be a whole number/],
+  ["controls: an unknown pin field", controls({ flowControlKeys: [{ key: "tenant-a", pin: { burst: 3 } }] }), /pin: may only have parallelism, rate and period/],
+  ["controls: queue parallelism 0", controls({ queues: [{ name: "orders", parallelism: 0 }] }), /queues\[0\]\.parallelism: must be at least 1/],
+  ["controls: queue paused as a string", controls({ queues: [{ name: "orders", parallelism: 1, paused: "no" }] }), /queues\[0\]\.paused: must be true or false/],
+  ["controls: resumeTrigger beside paused", controls({ queues: [{ name: "orders", paused: false, resumeTrigger: 1 }] }), /queues\[0\]\.resumeTrigger: only for a queue whose state this stack does not declare/],
 ];
 
 const anIndex = () => new SearchIndex("one", { name: "config-case", region: "eu-west-1", type: "free" });

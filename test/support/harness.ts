@@ -118,3 +118,14 @@ export function declaring(declare: () => unknown): void {
     (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.error((err as Error).message);
   }
 }
+
+/**
+ * A fresh emulator (reset) and alice's free eu-central-1 messaging account: its seed info (id,
+ * token) and its live record, whose keys and queues a test fills in.
+ */
+export function freshMessagingAccount(env: TestEnv) {
+  env.emu.emulator.reset();
+  const info = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
+  const account = env.emu.emulator.data.accounts.find((a) => a.record.id === info.id)!;
+  return { info, token: info.token, account };
+}

@@ -1,0 +1,69 @@
+/**
+ * What the flow control key and queue resources share: their common inputs, the labelled
+ * error of a failed call, and which token (so: which account) a call acts with.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { MgmtClient } from "../api/client";
+import { ApiError } from "../api/errors";
+import { messagingRegion, type MessagingRegion } from "../api/schemas";
+import { requireSetting } from "../config";
+import { tokenIdentity } from "./identity";
+
+export const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
+export const region = messagingRegion;
+export const token = z.string({ error: "must be a string" }).min(1, "must not be empty").optional();
+export const flag = z.boolean({ error: "must be true or false" });
+
+/** Where an action goes: the regional address of `region`, with `token` or mgmt:messagingToken. */
+export interface ActionTargetArgs {
+  region: pulumi.Input<MessagingRegion>;
+  token?: pulumi.Input<string>;
+}
+
+/** A failed call: which key or queue, what was tried, and what the service answered. */
+export class ActionError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export async function act<T>(what: string, action: string, inputs: { region: MessagingRegion }, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const answer = err.status === undefined ? err.message : `${err.status}: ${err.serviceMessage ?? "no message"}`;
+    const hint =
+      err.status === 401
+        ? " (is the token for an account in this region?)"
+        : err.status === 412
+          ? " (the account has as many queues as its plan allows, max_queues: delete a queue or raise the plan)"
+          : "";
+    throw new ActionError(`could not ${action} ${what} in ${inputs.region}: the service answered ${answer}${hint}`, err.status);
+  }
+}
+
+export const statusOf = (err: unknown) => (err instanceof ActionError || err instanceof ApiError ? err.status : undefined);
+
+export const keyLabel = (key: string) => `flow control key "${key}"`;
+export const queueLabel = (queue: string) => `queue "${queue}"`;
+
+/** A trigger value this resource has not acted on yet. */
+export const isNewTrigger = (value: string | number | undefined, last: string | number | undefined) => value !== undefined && value !== last;
+
+/** The identity of the token a call will use: the resource's own, else mgmt:messagingToken. */
+export function tokenIdentityOf(client: MgmtClient, token: string | undefined): string {
+  return tokenIdentity(token ?? requireSetting(client.settings, "messagingToken", "authenticate to the messaging API"));
+}
+
+export function withoutUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+export function secretOrUndefined(value: pulumi.Input<string> | undefined): pulumi.Input<string> | undefined {
+  return value === undefined ? undefined : pulumi.secret(value);
+}

@@ -1,0 +1,228 @@
+/**
+ * MessagingQueue: one queue of a messaging account, in one of two modes.
+ *
+ * - **Declared** (`parallelism` given): the stack owns the queue's settings. `up` upserts the full
+ *   desired state (`parallelism`, `paused`, default false) whenever it differs from what the
+ *   service reports; refresh reads it (a 404 drops it, under the identity guard); destroy deletes
+ *   it if this stack created it. A queue that already existed is taken into the declared state
+ *   but left in place on destroy.
+ * - **Existing** (no `parallelism`): a queue the publishers created. `paused: true/false` pauses
+ *   or resumes it, a new `resumeTrigger` value resumes it once; it is never deleted, and destroy
+ *   resumes it only if this stack paused it.
+ *
+ * The service limits how many queues an account has (`max_queues`): it answers 412, and the error
+ * says so.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { MgmtClient } from "../api/client";
+import { queueName, queueParallelism, type QueueRecord } from "../api/schemas";
+import { apiClient } from "../runtime";
+import { confirmGone } from "./identity";
+import { act, flag, isNewTrigger, queueLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
+import { providerFor } from "./providerRef";
+import { checkWith } from "./validation";
+
+const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger });
+type QueueInputs = z.output<typeof QueueInputs>;
+
+interface QueueOutputs extends QueueInputs {
+  /** Fingerprint of the token (the account) this queue is managed with. */
+  managedBy?: string;
+  /** The last `resumeTrigger` value acted on. */
+  lastResumeTrigger?: string | number;
+  /** True when this stack created the queue: only then does destroy delete it. */
+  created?: boolean;
+  /** Messages waiting, as last read. */
+  lag?: number;
+}
+
+const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
+/** The pause state the stack declares: a declared queue runs unless told otherwise. */
+const wantedPause = (q: QueueInputs) => q.paused ?? (isDeclared(q) ? false : undefined);
+
+function queueNotFound(err: unknown, client: MgmtClient, props: QueueOutputs, token: string | undefined): boolean {
+  if (statusOf(err) !== 404) return false;
+  confirmGone(`${queueLabel(props.queue)} in ${props.region}`, props.managedBy, tokenIdentityOf(client, token), client.settings);
+  return true;
+}
+
+async function readQueue(client: MgmtClient, q: { queue: string; region: QueueInputs["region"]; token?: string }): Promise<QueueRecord | undefined> {
+  try {
+    return await act(queueLabel(q.queue), "read", q, () => client.getQueue(q.region, q.queue, q.token));
+  } catch (err) {
+    if (statusOf(err) === 404) return undefined;
+    throw err;
+  }
+}
+
+/** Brings the queue from `current` to `inputs`; returns the trigger last acted on. */
+async function converge(client: MgmtClient, inputs: QueueInputs, current: { parallelism?: number; paused?: boolean; lastResumeTrigger?: string | number }, onError: (err: unknown) => never) {
+  const label = queueLabel(inputs.queue);
+  const t = inputs.token;
+  const paused = wantedPause(inputs);
+  if (isDeclared(inputs)) {
+    if (current.parallelism !== inputs.parallelism || current.paused !== paused) {
+      // Always the full state: the upsert resets an omitted parallelism.
+      await act(label, "create or update", inputs, () => client.upsertQueue(inputs.region, { queueName: inputs.queue, parallelism: inputs.parallelism!, paused: paused! }, t)).catch(onError);
+    }
+  } else if (paused !== undefined && paused !== current.paused) {
+    if (paused) await act(label, "pause", inputs, () => client.pauseQueue(inputs.region, inputs.queue, t)).catch(onError);
+    else await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
+  }
+  let lastResumeTrigger = current.lastResumeTrigger;
+  if (isNewTrigger(inputs.resumeTrigger, lastResumeTrigger)) {
+    await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
+    lastResumeTrigger = inputs.resumeTrigger;
+  }
+  return { lastResumeTrigger };
+}
+
+const rethrow = (err: unknown): never => {
+  throw err;
+};
+
+export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    const result = checkWith(QueueInputs, news);
+    const failures = [...(result.failures ?? [])];
+    if (news.resumeTrigger !== undefined && (news.paused !== undefined || news.parallelism !== undefined)) {
+      failures.push({
+        property: "resumeTrigger",
+        reason: "resumeTrigger: only for a queue whose state this stack does not declare (no paused, no parallelism); with paused declared, set paused: false to resume",
+      });
+    }
+    return failures.length > 0 ? { inputs: news, failures } : result;
+  },
+
+  // Declared state against recorded state (refresh keeps it current): no call.
+  async diff(_id, olds: QueueOutputs, news: QueueInputs) {
+    const replaces = (["queue", "region"] as const).filter((k) => olds[k] !== news[k]);
+    const paused = wantedPause(news);
+    const changes =
+      replaces.length > 0 ||
+      (isDeclared(news) && olds.parallelism !== news.parallelism) ||
+      (paused !== undefined && olds.paused !== paused) ||
+      isNewTrigger(news.resumeTrigger, olds.lastResumeTrigger) ||
+      olds.token !== news.token;
+    return { changes, replaces, deleteBeforeReplace: true };
+  },
+
+  async create(news: QueueInputs) {
+    const inputs = QueueInputs.parse(news);
+    const client = apiClient();
+    // A declared queue is looked up first: one that exists is not this stack's to delete.
+    const found = isDeclared(inputs) ? await readQueue(client, inputs) : undefined;
+    const done = await converge(client, inputs, { parallelism: found?.parallelism, paused: found?.paused }, rethrow);
+    return {
+      id: `${inputs.region}/${inputs.queue}`,
+      outs: withoutUndefined({
+        ...inputs,
+        paused: wantedPause(inputs),
+        managedBy: tokenIdentityOf(client, inputs.token),
+        created: isDeclared(inputs) ? found === undefined : undefined,
+        lag: found?.lag,
+        ...done,
+      }),
+    };
+  },
+
+  async read(id, props: QueueOutputs) {
+    const client = apiClient();
+    let record: QueueRecord;
+    try {
+      record = await client.getQueue(props.region, props.queue, props.token);
+    } catch (err) {
+      if (queueNotFound(err, client, props, props.token)) return {};
+      throw err;
+    }
+    // Only what the stack declares is compared later: `paused` is recorded where it is declared.
+    const observed = { paused: props.paused !== undefined ? record.paused : undefined, lag: record.lag, parallelism: isDeclared(props) ? record.parallelism : undefined };
+    return { id, props: withoutUndefined({ ...props, ...observed, managedBy: tokenIdentityOf(client, props.token) }) };
+  },
+
+  async update(_id, olds: QueueOutputs, news: QueueInputs) {
+    const inputs = QueueInputs.parse(news);
+    const client = apiClient();
+    const guard = (err: unknown): never => {
+      queueNotFound(err, client, olds, inputs.token);
+      throw err;
+    };
+    // From existing to declared: the queue was there before this stack, so it stays not created.
+    const done = await converge(client, inputs, { parallelism: isDeclared(olds) ? olds.parallelism : undefined, paused: olds.paused, lastResumeTrigger: olds.lastResumeTrigger }, guard);
+    return {
+      outs: withoutUndefined({
+        ...inputs,
+        paused: wantedPause(inputs),
+        managedBy: tokenIdentityOf(client, inputs.token),
+        created: isDeclared(inputs) ? olds.created === true : undefined,
+        lag: olds.lag,
+        ...done,
+      }),
+    };
+  },
+
+  async delete(_id, props: QueueOutputs) {
+    const client = apiClient();
+    const t = props.token;
+    try {
+      if (isDeclared(props) && props.created) {
+        await act(queueLabel(props.queue), "delete", props, () => client.deleteQueue(props.region, props.queue, t));
+      } else if (!isDeclared(props) && props.paused === true) {
+        // An existing queue this stack declares paused runs again (`paused` is recorded only where declared).
+        await act(queueLabel(props.queue), "resume", props, () => client.resumeQueue(props.region, props.queue, t));
+      }
+    } catch (err) {
+      if (!queueNotFound(err, client, props, t)) throw err;
+    }
+  },
+};
+
+export interface QueueSpec {
+  name: string;
+  /**
+   * Declares the queue: created (or taken into this state) with this many messages delivered at
+   * once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+   */
+  parallelism?: pulumi.Input<number>;
+  /** Pause (true) or run (false) the queue; a declared queue runs by default. */
+  paused?: pulumi.Input<boolean>;
+  /** Change the value to resume the queue once (only when `paused` and `parallelism` are left out). */
+  resumeTrigger?: pulumi.Input<string | number>;
+}
+
+export class MessagingQueue extends pulumi.dynamic.Resource {
+  declare readonly queue: pulumi.Output<string>;
+  declare readonly parallelism: pulumi.Output<number | undefined>;
+  declare readonly paused: pulumi.Output<boolean | undefined>;
+  declare readonly lag: pulumi.Output<number | undefined>;
+  declare readonly created: pulumi.Output<boolean | undefined>;
+  declare readonly lastResumeTrigger: pulumi.Output<string | number | undefined>;
+  declare readonly managedBy: pulumi.Output<string>;
+
+  constructor(name: string, args: ActionTargetArgs & QueueSpec, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("messagingQueue"),
+      name,
+      {
+        lastResumeTrigger: undefined,
+        lag: undefined,
+        created: undefined,
+        managedBy: undefined,
+        region: args.region,
+        token: secretOrUndefined(args.token),
+        queue: args.name,
+        parallelism: args.parallelism,
+        paused: args.paused,
+        resumeTrigger: args.resumeTrigger,
+      },
+      // Stacks of 0.2 and before recorded queues as QueueResume: the same queue, not a new one.
+      { ...opts, additionalSecretOutputs: ["token"], aliases: [...(opts?.aliases ?? []), { type: "pulumi-nodejs:dynamic/mgmt:QueueResume" }] },
+      "mgmt",
+      "MessagingQueue",
+    );
+  }
+}
+
+/** Schemas the component checks plain values with before registering anything. */
+export const queueFields = { name: queueName, parallelism: queueParallelism, paused: flag, resumeTrigger: trigger };
