@@ -15,10 +15,20 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 log() { printf '[ensure-pulumi] %s\n' "$*" >&2; }
 die() { printf '[ensure-pulumi] error: %s\n' "$*" >&2; exit 1; }
 
-sdk_pkg=$(cd "$here" && node -e 'process.stdout.write(require.resolve("@pulumi/pulumi/package.json"))' 2>/dev/null) \
-  || die "@pulumi/pulumi is not installed: run 'npm ci' first."
+# PULUMI_MGMT_SDK_DIR: the @pulumi/pulumi to match instead of this package's (the version matrix
+# builds one CLI per SDK version a user's project may have).
+if [ -n "${PULUMI_MGMT_SDK_DIR:-}" ]; then
+  sdk_pkg="$PULUMI_MGMT_SDK_DIR/package.json"
+  [ -f "$sdk_pkg" ] || die "PULUMI_MGMT_SDK_DIR=$PULUMI_MGMT_SDK_DIR holds no package.json"
+else
+  sdk_pkg=$(cd "$here" && node -e 'process.stdout.write(require.resolve("@pulumi/pulumi/package.json"))' 2>/dev/null) \
+    || die "@pulumi/pulumi is not installed: run 'npm ci' first."
+fi
 sdk_dir=$(dirname "$sdk_pkg")
 version=$(node -e 'process.stdout.write(require(process.argv[1]).version)' "$sdk_pkg")
+# PULUMI_MGMT_CLI_VERSION: build this CLI version instead (the Go module proxy may not serve the
+# SDK's own version yet; a CLI runs programs of other 3.x SDKs).
+version=${PULUMI_MGMT_CLI_VERSION:-$version}
 want_minor=${version%.*}   # e.g. 3.248
 
 # version_ge A B: true when dotted version A >= B.
@@ -68,7 +78,8 @@ export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 # The checksum database does not answer for every pulumi module through the registry mirror;
 # the modules still come over TLS from the module proxy.
 export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
-ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version"
+# The version variable lives in sdk/ since 3.1xx and in pkg/ before; -X on a missing one is ignored.
+ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version -X github.com/pulumi/pulumi/pkg/v3/version.Version=v$version"
 json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o&&o[k],JSON.parse(s));process.stdout.write(v==null?"":String(v))})' "$1"; }
 
 # Non-local `replace` lines of a go.mod (local ones point into the pulumi repository itself).
@@ -81,12 +92,15 @@ copy_replaces() {
     done
 }
 
-rm -rf "$dest.partial"
+# A pulumi binary a failed earlier run left in .partial is complete (it is written last by go build).
+reuse_cli=
+[ -x "$dest.partial/pulumi" ] && "$dest.partial/pulumi" version 2>/dev/null | grep -qx "v$version" && reuse_cli=1
+[ -n "$reuse_cli" ] || rm -rf "$dest.partial"
 mkdir -p "$work/cli" "$dest.partial"
 cd "$work/cli"
 go mod init pulumi-mgmt-cli-build >/dev/null 2>&1
 log "downloading github.com/pulumi/pulumi/pkg/v3@v$version"
-pkg=$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$version")
+pkg=$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$version" || true)
 pkg_gomod=$(echo "$pkg" | json_field GoMod)
 [ -n "$pkg_gomod" ] || die "could not download github.com/pulumi/pulumi/pkg/v3@v$version: $(echo "$pkg" | json_field Error)"
 commit=$(echo "$pkg" | json_field Origin.Hash)
@@ -94,10 +108,14 @@ copy_replaces "$pkg_gomod"
 go mod edit -require "github.com/pulumi/pulumi/pkg/v3@v$version" -require "github.com/pulumi/pulumi/sdk/v3@v$version"
 printf 'package main\n\nimport _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"\n' > tools.go
 quiet_tidy() { go mod tidy 2>&1 | { grep -v '^go: downloading' || true; } >&2; }
-log "downloading the modules pulumi needs (about 1.5 GB the first time)"
-quiet_tidy
-log "compiling pulumi (the long part: about 5 minutes on 2 cores)"
-go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
+if [ -n "$reuse_cli" ]; then
+  log "reusing pulumi v$version compiled by an earlier run"
+else
+  log "downloading the modules pulumi needs (about 1.5 GB the first time)"
+  quiet_tidy
+  log "compiling pulumi (the long part: about 5 minutes on 2 cores)"
+  go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
+fi
 
 # The upstream language host is its own module with no version tags: only a pseudo-version at the
 # release commit names it, and not every module proxy serves that. Fall back to the small host in
@@ -121,7 +139,13 @@ if [ -z "$built_lang" ]; then
   log "upstream pulumi-language-nodejs is not served by the module proxy; compiling scripts/langhost instead"
   cp -r "$here/scripts/langhost" "$work/langhost" && cd "$work/langhost"
   go mod edit -require "github.com/pulumi/pulumi/sdk/v3@v$version"
-  go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$dest.partial/pulumi-language-nodejs" . >&2
+  if ! go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$dest.partial/pulumi-language-nodejs" . >&2; then
+    # An older SDK lacks RPC types the host also implements; the host speaks both the old and the
+    # new plugin protocol, so it is built against the SDK its own go.mod pins instead.
+    log "scripts/langhost does not compile against sdk v$version; compiling it against the SDK its go.mod pins"
+    rm -rf "$work/langhost" && cp -r "$here/scripts/langhost" "$work/langhost" && cd "$work/langhost"
+    go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$dest.partial/pulumi-language-nodejs" . >&2
+  fi
 fi
 
 rm -rf "$dest"

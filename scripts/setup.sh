@@ -26,6 +26,9 @@ tarball=$(npm pack --silent --pack-destination "$packdir" 2>/dev/null | tail -n 
 rm -rf node_modules/pulumi-mgmt
 mkdir -p node_modules/pulumi-mgmt
 tar -xzf "$packdir/$tarball" -C node_modules/pulumi-mgmt --strip-components=1
+# The version matrix (test/matrix) installs this same tarball into users' projects.
+mkdir -p node_modules/.cache/pulumi-mgmt
+mv "$packdir/$tarball" node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz
 rm -rf "$packdir"
 
 bin=$(bash scripts/ensure-pulumi.sh | tail -n 1)

@@ -4,6 +4,8 @@
  * variable exported in the shell that started Jest is removed. Tests set what they need
  * explicitly (the harness passes config and a file:// backend to each stack).
  */
+// Test-suite switches, not settings: kept.
+const KEEP = new Set(["MGMT_MATRIX_LEGS", "PULUMI_MGMT_CACHE"]);
 for (const name of Object.keys(process.env)) {
-  if (name.startsWith("MGMT_") || name.startsWith("PULUMI_")) delete process.env[name];
+  if ((name.startsWith("MGMT_") || name.startsWith("PULUMI_")) && !KEEP.has(name)) delete process.env[name];
 }

@@ -1,0 +1,195 @@
+/**
+ * The compatibility matrix: each leg is a user's project, made in a temporary folder and
+ * installed from the package's `npm pack` tarball (not this repository's tree), with its own
+ * @pulumi/pulumi version, Node, package manager and module system. Each runs `pulumi up`, a no-op
+ * `preview`, `refresh` and `destroy` through the Pulumi CLI built for that SDK version, against
+ * the emulator.
+ *
+ * `npm test` runs the legs in MGMT_MATRIX_LEGS (default: today, esm); `npm run test:matrix`
+ * runs every leg. A leg that cannot run fails with the reason; none is skipped silently.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { PACKAGE_ROOT } from "../../provider/automation";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+
+const run = promisify(execFile);
+
+interface Leg {
+  /** The @pulumi/pulumi version the project installs. */
+  sdk: string;
+  /**
+   * The CLI version to build when it differs from `sdk`: the Go module proxy this machine reaches
+   * refuses pulumi 3.260 and later ("This module version is not available"), so the newest SDK
+   * runs under the newest CLI it serves. A CLI runs programs of any 3.x SDK.
+   */
+  cli?: string;
+  /** An npm `node` package version to run the program with; the machine's Node when absent. */
+  node?: string;
+  manager: "npm" | "pnpm";
+  module: "commonjs" | "module";
+  /** How `__provider` is serialized in this layout (provider/resources/providerRef.ts). */
+  form: "module" | "closure";
+}
+
+/** The oldest @pulumi/pulumi the peer range allows (package.json), and the newest 3.x measured. */
+export const FLOOR_SDK = "3.139.0";
+export const NEWEST_SDK = "3.270.0";
+export const NEWEST_CLI = "3.259.0";
+
+export const LEGS: Record<string, Leg> = {
+  floor: { sdk: FLOOR_SDK, manager: "npm", module: "commonjs", form: "module" },
+  today: { sdk: "3.248.0", manager: "npm", module: "commonjs", form: "module" },
+  newest: { sdk: NEWEST_SDK, cli: NEWEST_CLI, node: "22", manager: "npm", module: "commonjs", form: "module" },
+  esm: { sdk: "3.248.0", manager: "npm", module: "module", form: "module" },
+  // pnpm's real paths run through node_modules/.pnpm/: the thin closure is serialized instead.
+  pnpm: { sdk: "3.248.0", manager: "pnpm", module: "commonjs", form: "closure" },
+};
+
+const selected = (process.env.MGMT_MATRIX_LEGS ?? "today,esm").split(",").map((l) => l.trim());
+const legs = selected.includes("all") ? Object.keys(LEGS) : selected;
+for (const name of legs) if (!LEGS[name]) throw new Error(`MGMT_MATRIX_LEGS: unknown leg "${name}" (legs: ${Object.keys(LEGS).join(", ")}, all)`);
+
+const TARBALL = path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz");
+const PNPM = "pnpm@9.15.9";
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  if (!existsSync(TARBALL)) throw new Error(`${TARBALL} is missing: run 'npm run setup' (it packs the package)`);
+  emu = await startEmulator();
+});
+afterAll(() => emu?.close());
+
+const PROGRAM = {
+  commonjs: `const { SearchIndex, MessagingControls } = require("pulumi-mgmt");
+const index = new SearchIndex("idx", { name: "matrix-leg", region: "eu-west-1", type: "free" });
+new MessagingControls("ops", { region: "eu-central-1", flowControlKeys: [{ key: "k", pin: { rate: 5 } }], queues: [{ name: "jobs", parallelism: 2 }] });
+exports.indexId = index.id;
+exports.endpoint = index.endpoint;
+`,
+  module: `import { SearchIndex, MessagingControls } from "pulumi-mgmt";
+const index = new SearchIndex("idx", { name: "matrix-leg", region: "eu-west-1", type: "free" });
+new MessagingControls("ops", { region: "eu-central-1", flowControlKeys: [{ key: "k", pin: { rate: 5 } }], queues: [{ name: "jobs", parallelism: 2 }] });
+export const indexId = index.id;
+export const endpoint = index.endpoint;
+`,
+};
+
+/** Runs a command in the leg, failing with its output. */
+async function sh(cwd: string, file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  try {
+    const { stdout } = await run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${file} ${args.join(" ")} failed in ${cwd}:\n${e.stderr || e.stdout || e.message}`);
+  }
+}
+
+/** The user's project: package.json, Pulumi.yaml, the program, installed from the tarball. */
+async function project(name: string, leg: Leg): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), `mgmt-matrix-${name}-`));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `matrix-${name}`, version: "1.0.0", private: true, main: "index.js", ...(leg.module === "module" ? { type: "module" } : {}) }, null, 2));
+  writeFileSync(path.join(dir, "Pulumi.yaml"), `name: matrix-${name}\nruntime: nodejs\n`);
+  writeFileSync(path.join(dir, "index.js"), PROGRAM[leg.module]);
+  const deps = [`@pulumi/pulumi@${leg.sdk}`, TARBALL];
+  if (leg.manager === "npm") await sh(dir, "npm", ["install", "--no-audit", "--no-fund", ...deps]);
+  else await sh(dir, "npx", ["--yes", PNPM, "add", ...deps]);
+  if (leg.node) {
+    // Node from the npm registry (the `node` package), kept beside the project, not in it.
+    mkdirSync(path.join(dir, ".node"));
+    await sh(path.join(dir, ".node"), "npm", ["install", "--no-audit", "--no-fund", "--prefix", ".", `node@${leg.node}`]);
+  }
+  return dir;
+}
+
+/** Every @pulumi/pulumi the project holds, as real paths of their package folders. */
+function sdkCopies(dir: string): string[] {
+  const found = new Set<string>();
+  const walk = (d: string, depth: number) => {
+    if (depth > 12) return;
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      if (entry.name === "pulumi" && path.basename(d) === "@pulumi" && existsSync(path.join(p, "package.json"))) found.add(realpathSync(p));
+      // Real folders only: pnpm's symlinks point into its store, which is walked itself.
+      if (entry.isDirectory()) walk(p, depth + 1);
+    }
+  };
+  walk(path.join(dir, "node_modules"), 0);
+  return [...found];
+}
+
+test.each(legs)("leg %s: one SDK copy; up, a no-op preview, refresh and destroy through the engine", async (name) => {
+  const leg = LEGS[name];
+  const dir = await project(name, leg);
+  try {
+    // One SDK instance: what the program loads is what pulumi-mgmt loads.
+    const programSdk = realpathSync(path.dirname(createRequire(path.join(dir, "index.js")).resolve("@pulumi/pulumi/package.json")));
+    const mgmtManifest = realpathSync(createRequire(path.join(dir, "index.js")).resolve("pulumi-mgmt/package.json"));
+    const mgmtSdk = realpathSync(path.dirname(createRequire(mgmtManifest).resolve("@pulumi/pulumi/package.json")));
+    expect(mgmtSdk).toBe(programSdk);
+    expect(sdkCopies(dir)).toEqual([programSdk]);
+    if (leg.manager === "npm") {
+      const tree = JSON.parse(await sh(dir, "npm", ["ls", "@pulumi/pulumi", "--all", "--json"]));
+      expect(tree.dependencies["@pulumi/pulumi"].version).toBe(leg.sdk);
+      expect(JSON.stringify(tree).match(/"version":"3\.\d+\.\d+"/g)?.filter((v, i, all) => all.indexOf(v) === i)).toEqual([`"version":"${leg.sdk}"`]);
+    }
+
+    const cliDir = (await sh(PACKAGE_ROOT, "bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], { ...process.env, PULUMI_MGMT_SDK_DIR: programSdk, ...(leg.cli ? { PULUMI_MGMT_CLI_VERSION: leg.cli } : {}) })).trim().split("\n").pop()!;
+    const nodeBin = leg.node ? path.join(dir, ".node/node_modules/.bin") : undefined;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: [nodeBin, cliDir, process.env.PATH].filter(Boolean).join(path.delimiter),
+      PULUMI_HOME: path.join(dir, ".pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "matrix-leg",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    };
+    mkdirSync(path.join(dir, ".state"));
+    if (leg.node) expect(await sh(dir, "node", ["--version"], env)).toMatch(new RegExp(`^v${leg.node}\\.`));
+    const pulumi = (...args: string[]) => sh(dir, "pulumi", [...args, "--stack", "dev", "--non-interactive"], env);
+    await sh(dir, "pulumi", ["stack", "init", "dev", "--non-interactive"], env);
+
+    emu.emulator.reset();
+    const alice = emu.users[0];
+    const account = alice.accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
+    const data = emu.emulator.data.accounts.find((a) => a.record.id === account.id)!;
+    data.keys.k = { waitListSize: 0, paused: false, rateResets: 0 };
+    const config: [string, string, boolean][] = [
+      ["mgmt:baseUrl", emu.baseUrl, false],
+      ["mgmt:messagingUrl", emu.messagingUrl, false],
+      ["mgmt:regionalMessagingUrl", emu.regionalMessagingUrl, false],
+      ["mgmt:username", alice.username, false],
+      ["mgmt:password", alice.password, true],
+      ["mgmt:messagingToken", account.token, true],
+    ];
+    for (const [key, value, secret] of config) await pulumi("config", "set", key, value, ...(secret ? ["--secret"] : []));
+
+    await pulumi("up", "--yes", "--skip-preview");
+    const indexes = emu.emulator.data.indexes.filter((i) => i.record.name === "matrix-leg");
+    expect(indexes).toHaveLength(1);
+    expect(data.keys.k.pinned).toEqual({ rate: 5, period: 1 });
+    expect(data.queues.jobs).toMatchObject({ parallelism: 2 });
+    const state = JSON.parse(await pulumi("stack", "export", "--show-secrets"));
+    const provider = String(state.deployment.resources.find((r: { type: string }) => r.type.endsWith("mgmt:SearchIndex")).inputs.__provider);
+    if (leg.form === "module") expect(provider).toContain(`require("pulumi-mgmt/internal/providers/searchIndex")`);
+    else expect(provider).toMatch(/require\(`pulumi-mgmt\/internal\/\$\{module\}`\)[\s\S]*module: "resources\/searchIndex"|module: "resources\/searchIndex"[\s\S]*require\(`pulumi-mgmt\/internal\/\$\{module\}`\)/);
+    expect(provider.length).toBeLessThan(leg.form === "module" ? 400 : 3000);
+
+    emu.resetLog();
+    await pulumi("preview", "--expect-no-changes");
+    expect(emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    await pulumi("refresh", "--yes", "--skip-preview");
+    await pulumi("destroy", "--yes", "--skip-preview");
+    expect(emu.emulator.data.indexes).toEqual([]);
+    expect(data.keys.k.pinned).toBeUndefined();
+    expect(data.queues.jobs).toBeUndefined();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30 * 60_000);
