@@ -12,7 +12,7 @@
  * - bytes of state per index as the engine writes it, split into provider, inputs and outputs.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -75,13 +75,15 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 }
 
 async function stackOf(name: string, mgmt: MgmtConfig, program: () => void): Promise<MgmtStack> {
-  return mgmtStack({ stackName: name, projectName: "pulumi-mgmt-bench", mgmt, program: async () => void program() });
+  // Emulator-backed and thrown away: a temporary backend and a throw-away passphrase.
+  const backendDir = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-bench-"));
+  return mgmtStack({ stackName: name, projectName: "pulumi-mgmt-bench", mgmt, backendDir, passphrase: "bench-only", offline: true, program: async () => void program() });
 }
 
 async function dispose(s: MgmtStack, destroyed = false): Promise<void> {
   if (!destroyed) await s.stack.destroy();
   await s.stack.workspace.removeStack(s.stack.name);
-  rmSync(s.backendDir, { recursive: true, force: true });
+  rmSync(s.backendDir!, { recursive: true, force: true });
 }
 
 const indexesProgram = (n: number, tag: string) => () => {

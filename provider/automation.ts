@@ -1,12 +1,11 @@
 /**
- * What every program that drives stacks from code needs, in one call: the Pulumi CLI, an offline
- * file:// backend, a passphrase, the `mgmt:*` configuration (secrets as secrets), and progress
- * streaming. Plain `@pulumi/pulumi/automation` stays fully available; this only removes
+ * What every program that drives stacks from code needs, in one call: the Pulumi CLI, the
+ * backend and secrets provider the user chose, the `mgmt:*` configuration (secrets as secrets),
+ * and recovery after an interrupted run. Plain `@pulumi/pulumi/automation` stays fully available; this only removes
  * boilerplate. Tests, the main job, the examples and the benchmark all use it.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   LocalWorkspace,
@@ -52,19 +51,20 @@ export function pulumiCommand(): Promise<PulumiCommand> {
   return command;
 }
 
-/** The environment that keeps every Pulumi run offline and non-interactive. */
-export function offlineEnv(backendDir: string, passphrase: string): Record<string, string> {
-  const cli = pulumiCliDir();
+/**
+ * The environment of every Pulumi command the helper runs: the CLI's folder on PATH (the dynamic
+ * provider plugin and the language host are found beside `pulumi`), and, when `offline`, no
+ * update check and no plugin download (what the emulator-backed runs want; opt-in elsewhere).
+ */
+export function cliEnv(offline = false): Record<string, string> {
   return {
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: passphrase,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: `${pulumiCliDir()}${path.delimiter}${process.env.PATH ?? ""}`,
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-    // The dynamic provider plugin and the language host are found beside `pulumi`.
-    PATH: `${cli}${path.delimiter}${process.env.PATH ?? ""}`,
+    ...(offline ? { PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" } : {}),
   };
 }
+
+const fileUrl = (dir: string) => `file://${path.resolve(dir)}`;
 
 export type MgmtConfig = Partial<Record<SettingName, string | number>>;
 
@@ -87,11 +87,23 @@ export interface StackOptions {
   /**
    * The folder with the project's Pulumi.yaml (and, for an inline program, its settings). Its
    * node_modules must resolve `@pulumi/pulumi` and `pulumi-mgmt`: the dynamic provider runs there.
+   * Each stack driven concurrently needs its own: Pulumi keeps the selected stack in a file there.
    */
   workDir?: string;
-  /** Where the file:// backend keeps state; a new temporary folder by default. */
+  /**
+   * Where state is kept: any backend URL Pulumi takes (`file://`, `postgres://`, `s3://`,
+   * `https://api.pulumi.com`, ...). Default: PULUMI_BACKEND_URL, else the project's
+   * `backend.url`, else `file://<project folder>/.pulumi-state` (durable, never a temporary one).
+   */
+  backendUrl?: string;
+  /** Shorthand for `backendUrl: file://<backendDir>`; the folder is created. */
   backendDir?: string;
+  /** The secrets provider of a new stack: `awskms://...`, `gcpkms://...`, `azurekeyvault://...`, `hashivault://...` or `passphrase`. */
+  secretsProvider?: string;
+  /** The passphrase of the passphrase provider. Default: PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE. */
   passphrase?: string;
+  /** No update check, no plugin download. Default false; the emulator-backed runs turn it on. */
+  offline?: boolean;
   mgmt?: MgmtConfig;
   config?: ConfigMap;
   envVars?: Record<string, string>;
@@ -99,13 +111,23 @@ export interface StackOptions {
 
 export interface MgmtStack {
   stack: Stack;
-  backendDir: string;
-  /** All of the backend's files, for checks such as "no secret in plain text". */
+  /** The backend the stack lives in. */
+  backendUrl: string;
+  /** The folder of a file:// backend; undefined for other backends. */
+  backendDir?: string;
+  /** All of a file:// backend's files, for checks such as "no secret in plain text". */
   backendDirFiles(): string[];
 }
 
+/** No secrets provider was chosen: the message says what to set. */
+export class SecretsProviderError extends Error {
+  override readonly name = "SecretsProviderError";
+}
+
 /**
- * Creates or selects a stack on an offline file:// backend.
+ * Creates or selects a stack, on the backend and with the secrets provider the user chose
+ * (see StackOptions for the order). Nothing is decided for the user that would lose state (a
+ * temporary backend) or weaken it (a passphrase written in code).
  *
  * For inline programs the project's `main` is the folder whose node_modules resolves
  * `@pulumi/pulumi` and `pulumi-mgmt` (default: the current directory if it has them, else this
@@ -113,12 +135,21 @@ export interface MgmtStack {
  * package name.
  */
 export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
-  const backendDir = options.backendDir ?? path.join(tmpdir(), `pulumi-mgmt-state-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
-  mkdirSync(backendDir, { recursive: true });
-  const passphrase = options.passphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-mgmt-local";
   const stackName = options.stackName ?? "dev";
-  const envVars = { ...offlineEnv(backendDir, passphrase), ...options.envVars };
-  const wsOptions: LocalWorkspaceOptions = { envVars, pulumiCommand: await pulumiCommand() };
+  const projectDir = options.workDir ?? process.cwd();
+  const envVars: Record<string, string> = { ...cliEnv(options.offline ?? false), ...options.envVars, ...secretsEnv(options, stackName, projectDir) };
+  const wsOptions: LocalWorkspaceOptions = { envVars, pulumiCommand: await pulumiCommand(), ...(options.secretsProvider ? { secretsProvider: options.secretsProvider } : {}) };
+
+  // The backend: explicit, else the environment, else the project's own, else project-local.
+  let backendUrl = options.backendUrl ?? (options.backendDir ? fileUrl(options.backendDir) : undefined) ?? options.envVars?.PULUMI_BACKEND_URL ?? process.env.PULUMI_BACKEND_URL;
+  if (!backendUrl && !options.program && options.workDir) {
+    const settings = await (await LocalWorkspace.create({ workDir: options.workDir, pulumiCommand: wsOptions.pulumiCommand })).projectSettings();
+    backendUrl = settings.backend?.url;
+  }
+  backendUrl ??= fileUrl(path.join(projectDir, ".pulumi-state"));
+  const backendDir = backendUrl.startsWith("file://") ? backendUrl.slice("file://".length) : undefined;
+  if (backendDir) mkdirSync(backendDir, { recursive: true });
+  envVars.PULUMI_BACKEND_URL = backendUrl;
 
   let stack: Stack;
   if (options.program && options.workDir) {
@@ -129,10 +160,7 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
     const projectName = options.projectName ?? "pulumi-mgmt-inline";
     stack = await LocalWorkspace.createOrSelectStack(
       { stackName, projectName, program: options.program },
-      {
-        ...wsOptions,
-        projectSettings: { name: projectName, runtime: "nodejs", main: providerHostDir(), backend: { url: `file://${backendDir}` } },
-      },
+      { ...wsOptions, projectSettings: { name: projectName, runtime: "nodejs", main: providerHostDir(), backend: { url: backendUrl } } },
     );
   } else {
     if (!options.workDir) throw new Error("mgmtStack needs either program or workDir");
@@ -142,9 +170,31 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
   if (Object.keys(config).length > 0) await stack.setAllConfig(config);
   return {
     stack,
+    backendUrl,
     backendDir,
-    backendDirFiles: () => listFiles(backendDir),
+    backendDirFiles: () => (backendDir ? listFiles(backendDir) : []),
   };
+}
+
+/**
+ * The passphrase for the CLI, if the user gave one; nothing if the environment or another
+ * secrets provider covers it; otherwise an error that says what to set.
+ */
+function secretsEnv(options: StackOptions, stackName: string, projectDir: string): Record<string, string> {
+  if (options.passphrase !== undefined) return { PULUMI_CONFIG_PASSPHRASE: options.passphrase };
+  if (options.secretsProvider && options.secretsProvider !== "passphrase") return {};
+  const env = { ...process.env, ...options.envVars };
+  if (env.PULUMI_CONFIG_PASSPHRASE !== undefined || env.PULUMI_CONFIG_PASSPHRASE_FILE) return {};
+  // A stack created earlier with a cloud secrets provider says so in its settings file.
+  const stackFile = path.join(projectDir, `Pulumi.${stackName}.yaml`);
+  const recorded = existsSync(stackFile) ? /^secretsprovider:\s*(\S+)/m.exec(readFileSync(stackFile, "utf8"))?.[1] : undefined;
+  if (recorded && !recorded.startsWith("passphrase")) return {};
+  throw new SecretsProviderError(
+    `stack "${stackName}" needs a secrets provider to encrypt its secrets (the password, tokens): ` +
+      `set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE), or pass { passphrase } or ` +
+      `{ secretsProvider: "awskms://..." | "gcpkms://..." | "azurekeyvault://..." | "hashivault://..." } to mgmtStack. ` +
+      `pulumi-mgmt has no default passphrase: one written in code would let anyone read the stack's secrets.`,
+  );
 }
 
 function providerHostDir(): string {

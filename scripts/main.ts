@@ -86,7 +86,9 @@ async function main(): Promise<void> {
   say(`pulumi-mgmt main job: using ${description}`);
   say(`stack "${STACK}" of ${path.join(PACKAGE_ROOT, "Pulumi.yaml")}, state in ${STATE_DIR}`);
   try {
-    const { stack } = await mgmtStack({ workDir: PACKAGE_ROOT, stackName: STACK, backendDir: STATE_DIR, mgmt });
+    // Against the emulator the state is a local demo's: its own passphrase. Against a real
+    // service the user's PULUMI_CONFIG_PASSPHRASE (or secrets provider) is required.
+    const { stack } = await mgmtStack({ workDir: PACKAGE_ROOT, stackName: STACK, backendDir: STATE_DIR, mgmt, ...(emu ? { passphrase: "pulumi-mgmt-emulator-demo", offline: true } : {}) });
     // Settings of an earlier run that this one does not give (say, the emulator's) must not linger.
     const stale = Object.keys(await stack.getAllConfig()).filter((k) => k.startsWith("mgmt:") && !(k.slice(5) in mgmt));
     if (stale.length > 0) await stack.removeAllConfig(stale);

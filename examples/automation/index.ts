@@ -2,6 +2,7 @@
 // preview a change, apply it, refresh, and destroy, printing each result.
 //
 // Runs against the embedded emulator unless MGMT_BASE_URL, MGMT_USERNAME and MGMT_PASSWORD are set.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,11 +16,16 @@ const wanted: Record<string, string> = { orders: "orders", customers: "customers
 async function main(): Promise<void> {
   let mgmt: MgmtConfig = {};
   let stop = async () => {};
+  // This example's state is thrown away at the end: a temporary backend. With the emulator the
+  // passphrase is random (nothing worth keeping is encrypted); against a real service set
+  // PULUMI_CONFIG_PASSPHRASE (or pass a secretsProvider): mgmtStack refuses to guess one.
+  let secrets: { passphrase?: string; offline?: boolean } = {};
   if (!process.env.MGMT_BASE_URL) {
     const emu = await startEmulator();
     const user = emu.users[0];
     mgmt = { baseUrl: emu.baseUrl, username: user.username, password: user.password };
     stop = () => emu.close();
+    secrets = { passphrase: randomBytes(16).toString("hex"), offline: true };
     console.log(`using the embedded emulator at ${emu.url}`);
   } else {
     console.log(`using the service at ${process.env.MGMT_BASE_URL}`);
@@ -31,6 +37,7 @@ async function main(): Promise<void> {
     projectName: "pulumi-mgmt-automation",
     stackName: "example",
     backendDir,
+    ...secrets,
     mgmt,
     program: async () => {
       const indexes = Object.entries(wanted).map(([resource, name]) => new SearchIndex(resource, { name, region: "eu-west-1", type: "free" }));

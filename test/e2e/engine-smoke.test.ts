@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { mgmtStack, type MgmtStack } from "../../provider/automation";
+import { testBackend } from "../support/harness";
 
 /** Leaves a file per operation in `dir`, so the test sees what the provider process really did. */
 const markerProvider: pulumi.dynamic.ResourceProvider = {
@@ -40,6 +41,7 @@ describe("the Pulumi engine, offline", () => {
 
   beforeAll(async () => {
     s = await mgmtStack({
+      ...testBackend(),
       projectName: "smoke",
       program: async () => {
         const m = new Marker("m", { dir, value });
@@ -50,7 +52,7 @@ describe("the Pulumi engine, offline", () => {
 
   afterAll(async () => {
     await s.stack.workspace.removeStack(s.stack.name, { force: true }).catch(() => undefined);
-    rmSync(s.backendDir, { recursive: true, force: true });
+    rmSync(s.backendDir!, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   });
 

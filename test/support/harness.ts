@@ -2,7 +2,9 @@
  * The e2e harness every engine test uses: an emulator on a loopback port, stacks on a temporary
  * file:// backend with a passphrase, the built (or PATH) Pulumi CLI, and clean-up of both.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { ConfigMap, PulumiFn } from "@pulumi/pulumi/automation";
 import { closeAllPools, MgmtClient } from "../../provider/api/client";
 import { resolveSettings } from "../../provider/config";
@@ -17,7 +19,7 @@ export interface TestEnv {
   mgmt: MgmtConfig;
   /** A client as alice, for out-of-band changes and checks. */
   client: MgmtClient;
-  stack(options: { program?: PulumiFn; workDir?: string; stackName?: string; projectName?: string; config?: ConfigMap; mgmt?: MgmtConfig; envVars?: Record<string, string> }): Promise<MgmtStack>;
+  stack(options: { program?: PulumiFn; workDir?: string; stackName?: string; projectName?: string; config?: ConfigMap; mgmt?: MgmtConfig; envVars?: Record<string, string>; backendDir?: string }): Promise<MgmtStack>;
   cleanup(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function testEnv(options: StartOptions = {}): Promise<TestEnv> {
     mgmt,
     client,
     async stack(o) {
-      const s = await mgmtStack({ ...o, mgmt: { ...mgmt, ...o.mgmt } });
+      const s = await mgmtStack({ ...testBackend(), ...o, mgmt: { ...mgmt, ...o.mgmt } });
       stacks.push(s);
       return s;
     },
@@ -51,7 +53,7 @@ export async function testEnv(options: StartOptions = {}): Promise<TestEnv> {
         } catch {
           // the backend folder goes below anyway
         }
-        rmSync(s.backendDir, { recursive: true, force: true });
+        if (s.backendDir) rmSync(s.backendDir, { recursive: true, force: true });
       }
       await closeAllPools();
       await emu.close();
@@ -128,4 +130,13 @@ export function freshMessagingAccount(env: TestEnv) {
   const info = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
   const account = env.emu.emulator.data.accounts.find((a) => a.record.id === info.id)!;
   return { info, token: info.token, account };
+}
+
+/**
+ * What every test stack runs on: a new temporary file:// backend, a passphrase that exists only
+ * in tests, and no update check or plugin download. (The package itself has no default for
+ * either: see mgmtStack.)
+ */
+export function testBackend(): { backendDir: string; passphrase: string; offline: true } {
+  return { backendDir: mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-test-state-")), passphrase: "test-only-passphrase", offline: true };
 }

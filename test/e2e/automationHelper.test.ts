@@ -1,0 +1,82 @@
+/**
+ * pulumi-mgmt/automation respects the user's choices: the backend (option, PULUMI_BACKEND_URL,
+ * the project's backend.url, else a durable project-local folder), the secrets (option,
+ * PULUMI_CONFIG_PASSPHRASE or _FILE, a recorded cloud provider, else a clear error), and offline
+ * settings only when asked. Real stacks through the CLI.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SecretsProviderError, mgmtStack } from "../../provider/automation";
+
+const dirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const d = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+};
+const saved = { ...process.env };
+afterEach(() => {
+  for (const k of ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_CONFIG_PASSPHRASE_FILE"]) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A project folder with a Pulumi.yaml, optionally naming its own backend. */
+function project(backendUrl?: string): string {
+  const dir = tempDir("mgmt-project-");
+  writeFileSync(path.join(dir, "Pulumi.yaml"), `name: helper-test\nruntime: nodejs\n${backendUrl ? `backend:\n  url: ${backendUrl}\n` : ""}`);
+  return dir;
+}
+const program = async () => ({ answer: 42 });
+
+test("no secrets provider anywhere: a clear error naming what to set, before any stack exists", async () => {
+  const dir = project();
+  const attempt = mgmtStack({ workDir: dir, program, stackName: "nopass" });
+  await expect(attempt).rejects.toThrow(SecretsProviderError);
+  await expect(attempt).rejects.toThrow(/set PULUMI_CONFIG_PASSPHRASE \(or PULUMI_CONFIG_PASSPHRASE_FILE\), or pass \{ passphrase \} or \{ secretsProvider: "awskms:\/\/\.\.\."/);
+  expect(existsSync(path.join(dir, ".pulumi-state"))).toBe(false);
+  expect(existsSync(path.join(dir, "Pulumi.nopass.yaml"))).toBe(false);
+});
+
+test("defaults: a durable project-local file:// backend, PULUMI_CONFIG_PASSPHRASE_FILE, no offline settings", async () => {
+  const dir = project();
+  const file = path.join(tempDir("mgmt-pass-"), "passphrase");
+  writeFileSync(file, "from-a-file\n");
+  process.env.PULUMI_CONFIG_PASSPHRASE_FILE = file;
+  const s = await mgmtStack({ workDir: dir, program, stackName: "local" });
+  expect(s.backendUrl).toBe(`file://${path.join(dir, ".pulumi-state")}`);
+  expect(s.backendDir).toBe(path.join(dir, ".pulumi-state"));
+  expect(s.stack.workspace.envVars.PULUMI_SKIP_UPDATE_CHECK).toBeUndefined();
+  expect(s.stack.workspace.envVars.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION).toBeUndefined();
+  expect(s.stack.workspace.envVars.PULUMI_CONFIG_PASSPHRASE).toBeUndefined();
+  await s.stack.setConfig("greeting", { value: "hello", secret: true });
+  // Encrypted with the file's passphrase: a different one cannot read it back.
+  expect(readFileSync(path.join(dir, "Pulumi.local.yaml"), "utf8")).toMatch(/secure: /);
+  expect((await s.stack.getConfig("greeting")).value).toBe("hello");
+  delete process.env.PULUMI_CONFIG_PASSPHRASE_FILE;
+  process.env.PULUMI_CONFIG_PASSPHRASE = "another";
+  const again = await mgmtStack({ workDir: dir, program, stackName: "local" });
+  await expect(again.stack.getConfig("greeting")).rejects.toThrow(/passphrase/i);
+});
+
+test("PULUMI_BACKEND_URL wins over the project's backend.url; the project's wins over the default; an option wins over both", async () => {
+  process.env.PULUMI_CONFIG_PASSPHRASE = "test-only";
+  const projectBackend = tempDir("mgmt-project-backend-");
+  const dir = project(`file://${projectBackend}`);
+  const fromProject = await mgmtStack({ workDir: dir, stackName: "p" });
+  expect(fromProject.backendUrl).toBe(`file://${projectBackend}`);
+  expect(existsSync(path.join(projectBackend, ".pulumi/stacks/helper-test/p.json")) || existsSync(path.join(projectBackend, ".pulumi"))).toBe(true);
+
+  const envBackend = tempDir("mgmt-env-backend-");
+  process.env.PULUMI_BACKEND_URL = `file://${envBackend}`;
+  expect((await mgmtStack({ workDir: dir, stackName: "e" })).backendUrl).toBe(`file://${envBackend}`);
+
+  const optionBackend = tempDir("mgmt-option-backend-");
+  const s = await mgmtStack({ workDir: dir, stackName: "o", backendUrl: `file://${optionBackend}`, offline: true });
+  expect(s.backendUrl).toBe(`file://${optionBackend}`);
+  expect(s.stack.workspace.envVars.PULUMI_SKIP_UPDATE_CHECK).toBe("true");
+  expect(existsSync(path.join(optionBackend, ".pulumi"))).toBe(true);
+});
