@@ -34,8 +34,14 @@ function packageRoot(from: string): string {
  * PULUMI_MGMT_CLI_DIR, else what `npm run setup` recorded, else scripts/ensure-pulumi.sh (which
  * uses a `pulumi` on PATH, a cached build, or builds one).
  */
+let cliDir: string | undefined;
 export function pulumiCliDir(): string {
   if (process.env.PULUMI_MGMT_CLI_DIR) return process.env.PULUMI_MGMT_CLI_DIR;
+  cliDir ??= findCliDir();
+  return cliDir;
+}
+
+function findCliDir(): string {
   const recorded = path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/cli-dir");
   if (existsSync(recorded)) {
     const dir = readFileSync(recorded, "utf8").trim();
@@ -153,9 +159,11 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
 
   let stack: Stack;
   if (options.program && options.workDir) {
-    // An inline program whose project settings live in workDir's Pulumi.yaml.
+    // An inline program in workDir: its Pulumi.yaml if it has one, else one written there.
     const projectName = options.projectName ?? "pulumi-mgmt-inline";
-    stack = await LocalWorkspace.createOrSelectStack({ stackName, projectName, program: options.program }, { ...wsOptions, workDir: options.workDir });
+    const hasProject = ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"].some((f) => existsSync(path.join(options.workDir!, f)));
+    const projectSettings = hasProject ? undefined : { name: projectName, runtime: "nodejs" as const, main: providerHostDir(), backend: { url: backendUrl } };
+    stack = await LocalWorkspace.createOrSelectStack({ stackName, projectName, program: options.program }, { ...wsOptions, workDir: options.workDir, ...(projectSettings ? { projectSettings } : {}) });
   } else if (options.program) {
     const projectName = options.projectName ?? "pulumi-mgmt-inline";
     stack = await LocalWorkspace.createOrSelectStack(

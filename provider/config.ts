@@ -2,6 +2,7 @@
  * Configuration of the provider, resolved at run time (never captured in a serialized provider):
  * Pulumi config `mgmt:*` first, then the `MGMT_*` environment variables (contract "Names").
  */
+import { UserError } from "./userError";
 export interface Settings {
   baseUrl?: string;
   username?: string;
@@ -48,7 +49,7 @@ const NUMBER_DEFAULTS: Record<NumberSetting, number> = {
   maxRetries: 5,
 };
 
-export class ConfigError extends Error {
+export class ConfigError extends UserError {
   override readonly name = "ConfigError";
 }
 

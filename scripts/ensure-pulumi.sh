@@ -58,8 +58,33 @@ install_plugin_script() {
   cp "$sdk_dir/pulumi-resource-pulumi-nodejs" "$dest/pulumi-resource-pulumi-nodejs"
   chmod +x "$dest/pulumi-resource-pulumi-nodejs"
 }
+# The fallback language host (scripts/langhost) is built from this repository's sources: a cached
+# one is rebuilt when they change. Its build records their checksum beside the binary.
+langhost_sum() { cat "$here/scripts/langhost/main.go" "$here/scripts/langhost/go.mod" | sha256sum | cut -c1-16; }
+build_langhost() { # $1: the folder to put pulumi-language-nodejs in
+  local w
+  w=$(mktemp -d)
+  cp -r "$here/scripts/langhost" "$w/langhost"
+  if ! (cd "$w/langhost" && go mod edit -require "github.com/pulumi/pulumi/sdk/v3@v$version" \
+        && go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$1/pulumi-language-nodejs" . >&2); then
+    # An older SDK lacks RPC types the host also implements; the host speaks both the old and the
+    # new plugin protocol, so it is built against the SDK its own go.mod pins instead.
+    log "scripts/langhost does not compile against sdk v$version; compiling it against the SDK its go.mod pins"
+    rm -rf "$w/langhost" && cp -r "$here/scripts/langhost" "$w/langhost"
+    (cd "$w/langhost" && go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$1/pulumi-language-nodejs" . >&2) || { rm -rf "$w"; return 1; }
+  fi
+  rm -rf "$w"
+  langhost_sum > "$1/.langhost-source"
+}
+is_fallback_host() { command -v go >/dev/null 2>&1 && go version -m "$1" 2>/dev/null | grep -q "path[[:space:]]*pulumi-mgmt/langhost"; }
+
 if [ -x "$dest/pulumi" ] && [ -x "$dest/pulumi-language-nodejs" ]; then
   [ -x "$dest/pulumi-resource-pulumi-nodejs" ] || install_plugin_script
+  if is_fallback_host "$dest/pulumi-language-nodejs" && [ "$(cat "$dest/.langhost-source" 2>/dev/null)" != "$(langhost_sum)" ]; then
+    log "scripts/langhost changed since the cached build: rebuilding the language host"
+    export GOFLAGS="-mod=mod" GOTOOLCHAIN=${GOTOOLCHAIN:-local} GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
+    build_langhost "$dest" || die "could not rebuild scripts/langhost (see above)"
+  fi
   log "using cached pulumi v$version ($dest)"
   echo "$dest"
   exit 0
@@ -137,15 +162,7 @@ if [ -n "$commit" ]; then
 fi
 if [ -z "$built_lang" ]; then
   log "upstream pulumi-language-nodejs is not served by the module proxy; compiling scripts/langhost instead"
-  cp -r "$here/scripts/langhost" "$work/langhost" && cd "$work/langhost"
-  go mod edit -require "github.com/pulumi/pulumi/sdk/v3@v$version"
-  if ! go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$dest.partial/pulumi-language-nodejs" . >&2; then
-    # An older SDK lacks RPC types the host also implements; the host speaks both the old and the
-    # new plugin protocol, so it is built against the SDK its own go.mod pins instead.
-    log "scripts/langhost does not compile against sdk v$version; compiling it against the SDK its go.mod pins"
-    rm -rf "$work/langhost" && cp -r "$here/scripts/langhost" "$work/langhost" && cd "$work/langhost"
-    go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$dest.partial/pulumi-language-nodejs" . >&2
-  fi
+  build_langhost "$dest.partial" || die "could not compile scripts/langhost (see above)"
 fi
 
 rm -rf "$dest"

@@ -1,4 +1,5 @@
 import type { Api } from "./endpoints";
+import { UserError } from "../userError";
 
 /** What a user should check for each status, by API. Never includes a credential's value. */
 function hint(api: Api, status: number | undefined, code: string | undefined): string | undefined {
@@ -20,7 +21,7 @@ function hint(api: Api, status: number | undefined, code: string | undefined): s
  * The one error type of the client: which request, what status, what the service said.
  * `status` is undefined when no answer arrived (timeout, refused or dropped connection).
  */
-export class ApiError extends Error {
+export class ApiError extends UserError {
   override readonly name = "ApiError";
   constructor(
     readonly method: string,

@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { requireSetting, type Settings } from "../config";
+import { UserError } from "../userError";
 
 export function managementIdentity(settings: Settings): string {
   const base = new URL(requireSetting(settings, "baseUrl", "reach the management API"));
@@ -21,7 +22,7 @@ export function tokenIdentity(token: string): string {
   return `token:${createHash("sha256").update(token).digest("hex").slice(0, 12)}`;
 }
 
-export class IdentityMismatchError extends Error {
+export class IdentityMismatchError extends UserError {
   override readonly name = "IdentityMismatchError";
 }
 

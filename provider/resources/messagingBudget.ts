@@ -26,6 +26,7 @@ import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
 import { checkWith, isUnknown } from "./validation";
+import { UserError } from "../userError";
 
 export interface MessagingBudgetArgs {
   /** The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource. */
@@ -212,10 +213,10 @@ export function getMessagingAccountOutput(args: { region: pulumi.Input<Messaging
   return pulumi.secret(
     pulumi.all([args.region, args.type, getMessagingAccounts()]).apply(([region, type, accounts]) => {
       if (!(MESSAGING_REGIONS as readonly string[]).includes(region)) {
-        throw new Error(`region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
+        throw new UserError(`getMessagingAccountOutput: region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
       }
       const found = accounts.find((a) => a.region === region && !a.deletionTime && (!type || a.type === type));
-      if (!found) throw new Error(`no active messaging account in ${region}${type ? ` of type ${type}` : ""} for this user`);
+      if (!found) throw new UserError(`getMessagingAccountOutput: no active messaging account in ${region}${type ? ` of type ${type}` : ""} for this user`);
       return found;
     }),
   );

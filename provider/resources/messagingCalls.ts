@@ -9,6 +9,7 @@ import { ApiError } from "../api/errors";
 import { messagingRegion, type MessagingRegion } from "../api/schemas";
 import { requireSetting } from "../config";
 import { tokenIdentity } from "./identity";
+import { UserError } from "../userError";
 
 export const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
 export const region = messagingRegion;
@@ -22,7 +23,7 @@ export interface ActionTargetArgs {
 }
 
 /** A failed call: which key or queue, what was tried, and what the service answered. */
-export class ActionError extends Error {
+export class ActionError extends UserError {
   constructor(
     message: string,
     readonly status: number | undefined,

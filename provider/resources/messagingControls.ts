@@ -11,6 +11,7 @@ import type { z } from "zod";
 import { FlowControlKey, flowControlKeyFields, flowControlKeyProvider, type FlowControlKeySpec } from "./flowControlKey";
 import { region, token, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
 import { MessagingQueue, messagingQueueProvider, queueFields, type QueueSpec } from "./messagingQueue";
+import { UserError } from "../userError";
 
 // Release 0.1 stacks name these exports in their state (providerRef.ts): keep them.
 export { flowControlKeyProvider };
@@ -93,5 +94,5 @@ function validateArgs(name: string, args: MessagingControlsArgs): void {
     if (seen.queues.has(q.name)) problems.push(`queues: "${q.name}" is listed twice`);
     seen.queues.add(q.name);
   });
-  if (problems.length > 0) throw new Error(`MessagingControls "${name}": ${problems.join("; ")}`);
+  if (problems.length > 0) throw new UserError(`MessagingControls "${name}": ${problems.join("; ")}`);
 }

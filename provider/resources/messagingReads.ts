@@ -8,10 +8,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { flowControlKey, queueName, messagingRegion as regionSchema, type FlowControlInfo, type GlobalParallelism, type MessagingRegion, type QueueRecord } from "../api/schemas";
 import { programClient } from "./programClient";
+import { UserError } from "../userError";
 
 function valid<T>(field: string, schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${field}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+  if (!parsed.success) throw new UserError(`${field}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
   return parsed.data;
 }
 

@@ -27,6 +27,8 @@ import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
+import { runtime } from "@pulumi/pulumi";
+import { resolveSettings } from "../config";
 import { configure } from "../runtime";
 import { thinProvider } from "./thinProvider";
 
@@ -44,6 +46,7 @@ const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
 
 /** The provider object to hand to `pulumi.dynamic.Resource`; one per name, so Pulumi serializes it once. */
 export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider {
+  checkSettings();
   let provider = chosen.get(name);
   if (!provider) {
     const [module, exportName] = CLOSURE_FORM[name];
@@ -51,6 +54,17 @@ export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider
     chosen.set(name, provider);
   }
   return provider;
+}
+
+/**
+ * Malformed settings (an address that is not http(s), a negative timeout, a retry count that is
+ * not a number) fail when a resource is declared, so at `preview` too, even where no resource
+ * would call the service then. The provider reads the same config and environment. Checked at
+ * every declaration, not once per process: an Automation API driver runs many stacks, each with
+ * its own config, in one process (a few config lookups each).
+ */
+function checkSettings(): void {
+  resolveSettings((key) => runtime.getConfig(key));
 }
 
 /** Which form `providerFor` serializes in this program (for tests and diagnostics). */

@@ -5,9 +5,10 @@
 // from this project's machines does not serve. scripts/ensure-pulumi.sh builds this host instead
 // when the upstream one cannot be fetched.
 //
-// It implements what `pulumi preview/up/refresh/destroy` of a Node.js program needs: Run (start
-// `@pulumi/pulumi/cmd/run` from the program's own node_modules with the engine's settings),
-// GetPluginInfo, and empty plugin requirements (dynamic providers need no plugin download).
+// It implements what `pulumi new/install/preview/up/refresh/destroy` of a Node.js program needs:
+// Run (start `@pulumi/pulumi/cmd/run` from the program's own node_modules with the engine's
+// settings), InstallDependencies (npm, pnpm or yarn install), GetPluginInfo, and empty plugin
+// requirements (dynamic providers need no plugin download).
 // Everything else answers Unimplemented, which the engine treats as "older host".
 package main
 
@@ -18,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +52,44 @@ func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPlugins
 
 func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
 	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+// InstallDependencies runs the project's package manager where its package.json is (what
+// `pulumi new` and `pulumi install` ask for), streaming its output to the engine.
+func (h *host) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse]) error {
+	dir := req.GetInfo().GetRootDirectory()
+	if dir == "" {
+		dir = req.GetDirectory()
+	}
+	name, args := "npm", []string{"install", "--no-audit", "--no-fund"}
+	switch {
+	case fileExists(filepath.Join(dir, "pnpm-lock.yaml")):
+		name, args = "pnpm", []string{"install"}
+	case fileExists(filepath.Join(dir, "yarn.lock")):
+		name, args = "yarn", []string{"install"}
+	}
+	cmd := exec.CommandContext(server.Context(), name, args...)
+	cmd.Dir = dir
+	cmd.Stdout = streamWriter(func(b []byte) error { return server.Send(&pulumirpc.InstallDependenciesResponse{Stdout: b}) })
+	cmd.Stderr = streamWriter(func(b []byte) error { return server.Send(&pulumirpc.InstallDependenciesResponse{Stderr: b}) })
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s in %s failed: %w", name, strings.Join(args, " "), dir, err)
+	}
+	return nil
+}
+
+type streamWriter func([]byte) error
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	if err := w(append([]byte(nil), p...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {

@@ -1,0 +1,163 @@
+/**
+ * The tenant-provisioning example (examples/tenants) as a user runs it, a separate process,
+ * against the emulator with its state in a real PostgreSQL (scripts/postgres.sh installs and
+ * starts a throw-away cluster; if it cannot, this test fails with the reason).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PACKAGE_ROOT } from "../../provider/automation";
+import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
+
+const EXAMPLE = path.join(PACKAGE_ROOT, "examples/tenants");
+const TENANTS = 20;
+const PASSPHRASE = "test-only-passphrase";
+
+let env: TestEnv;
+let pg: { dir: string; url: string };
+let work: string;
+let token: string;
+
+beforeAll(async () => {
+  env = await testEnv();
+  const dir = mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-pg-test-"));
+  // The script's own error (no root to install, no apt-get, ...) is the test's failure.
+  const url = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/postgres.sh"), "start", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  pg = { dir, url };
+  work = mkdtempSync(path.join(tmpdir(), "tenants-work-"));
+});
+afterAll(async () => {
+  if (pg) execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/postgres.sh"), "stop", pg.dir], { stdio: "inherit" });
+  rmSync(work, { recursive: true, force: true });
+  await env.cleanup();
+});
+
+const ids = Array.from({ length: TENANTS }, (_, i) => `t${String(i + 1).padStart(2, "0")}`);
+function tenantsFile(name: string, tenants: { id: string; rate?: number }[]): string {
+  const file = path.join(work, `${name}.json`);
+  writeFileSync(file, JSON.stringify(tenants.map((t) => ({ id: t.id, plan: "free", flowControlKey: `key-${t.id}`, pin: { parallelism: 2, rate: t.rate ?? 10, period: 60 } }))));
+  return file;
+}
+
+interface Run {
+  code: number | null;
+  out: string;
+  process: ReturnType<typeof spawn>;
+  done: Promise<void>;
+}
+
+/** The driver as a process: non-TTY output, the service from MGMT_*, state in PostgreSQL. */
+function driver(args: string[], workDir = path.join(work, "stacks")): Run {
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "index.ts", "--backend", pg.url, "--work-dir", workDir, ...args], {
+    cwd: EXAMPLE,
+    env: {
+      ...process.env,
+      TS_NODE_PROJECT: path.join(EXAMPLE, "tsconfig.json"),
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      MGMT_BASE_URL: env.mgmt.baseUrl as string,
+      MGMT_USERNAME: env.mgmt.username as string,
+      MGMT_PASSWORD: env.mgmt.password as string,
+      MGMT_MESSAGING_URL: env.mgmt.messagingUrl as string,
+      MGMT_REGIONAL_MESSAGING_URL: env.mgmt.regionalMessagingUrl as string,
+      MGMT_MESSAGING_TOKEN: token,
+    },
+  });
+  const run: Run = { code: null, out: "", process: child, done: Promise.resolve() };
+  child.stdout!.on("data", (d) => (run.out += d));
+  child.stderr!.on("data", (d) => (run.out += d));
+  run.done = new Promise((resolve) => child.on("close", (code) => ((run.code = code), resolve())));
+  return run;
+}
+
+async function finished(run: Run): Promise<Run> {
+  await run.done;
+  return run;
+}
+
+/**
+ * The stacks of project "tenants" in the PostgreSQL backend, read from its table: `pulumi stack
+ * ls` on the 3.248 postgres backend hangs with this many stacks (seen here).
+ */
+async function stacksInBackend(): Promise<string[]> {
+  const keys = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/postgres.sh"), "sql", pg.dir, "SELECT key FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/tenants/%.json' ORDER BY key"], { encoding: "utf8" });
+  return keys.split("\n").filter(Boolean).map((k) => path.basename(k, ".json")).sort();
+}
+
+const indexNames = () => env.emu.emulator.data.indexes.map((i) => i.record.name).sort();
+
+test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way converges when started again; a second run writes nothing; a concurrent update of a stack is refused and leaves it whole; --destroy leaves nothing`, async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  for (const id of ids) account.keys[`key-${id}`] = { waitListSize: 0, paused: false, rateResets: 0 };
+  const all = tenantsFile("all", ids.map((id) => ({ id })));
+
+  // 1. Stopped half way (SIGTERM, as a service manager stops it): running updates are cancelled
+  //    gracefully, the rest never start, and the driver exits non-zero saying so.
+  env.emu.emulator.controls.latencyMs = 150;
+  const first = driver(["--tenants", all, "--concurrency", "5"]);
+  while (env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length < 5) await new Promise((r) => setTimeout(r, 100));
+  first.process.kill("SIGTERM");
+  await finished(first);
+  env.emu.emulator.controls.latencyMs = 0;
+  expect(first.code).not.toBe(0);
+  expect(first.out).toMatch(/SIGTERM: cancelling the running updates/);
+  const partial = indexNames().length;
+  expect(partial).toBeGreaterThanOrEqual(5);
+  expect(partial).toBeLessThan(TENANTS);
+
+  // 2. Started again: converges to exactly one index per tenant, one stack per tenant.
+  const second = await finished(driver(["--tenants", all, "--concurrency", "5"]));
+  expect(second.out).toMatch(new RegExp(`${TENANTS} of ${TENANTS} tenants converged`));
+  expect(second.code).toBe(0);
+  expect(indexNames()).toEqual(ids.map((id) => `${id}-search`));
+  expect(await stacksInBackend()).toEqual(ids);
+  expect(ids.every((id) => account.keys[`key-${id}`].pinned?.rate === 10)).toBe(true);
+  // The summary table: tenant, status, index, duration.
+  expect(second.out).toMatch(/^tenant\s+status\s+index\s+duration$/m);
+  expect(second.out).toMatch(/^t20\s+(created|updated|unchanged)\s+t20-search\s+\d+\.\d+s$/m);
+
+  // 3. Nothing changed: every tenant unchanged, and not one write call.
+  env.emu.resetLog();
+  const third = await finished(driver(["--tenants", all, "--concurrency", "5"]));
+  expect(third.code).toBe(0);
+  expect(third.out.match(/^t\d\d\s+unchanged\s/gm)).toHaveLength(TENANTS);
+  expect(writes(env.emu)).toBe(0);
+
+  // 4. Two operators update t01 at once: the second gets Pulumi's lock error, clearly, at once;
+  //    the first finishes, and the stack is whole (a re-run finds nothing to do).
+  const changed = tenantsFile("one", [{ id: "t01", rate: 20 }]);
+  env.emu.resetLog();
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-t01/pin$", hold: true });
+  const holder = driver(["--tenants", changed]);
+  await env.emu.emulator.controls.heldRequests(1);
+  const rival = await finished(driver(["--tenants", changed], path.join(work, "other-operator")));
+  expect(rival.code).toBe(1);
+  expect(rival.out).toMatch(/t01: another update of this stack is in progress \(Pulumi's lock\)/);
+  expect(rival.out).not.toMatch(/attempts/); // never retried
+  env.emu.emulator.controls.openGate();
+  await finished(holder);
+  expect(holder.code).toBe(0);
+  expect(holder.out).toMatch(/^t01\s+updated\s+t01-search/m);
+  expect(account.keys["key-t01"].pinned).toEqual({ parallelism: 2, rate: 20, period: 60 });
+  const whole = await finished(driver(["--tenants", changed]));
+  expect(whole.out).toMatch(/^t01\s+unchanged\s/m);
+
+  // 5. --destroy: no index, no pin, no stack left.
+  const gone = await finished(driver(["--tenants", all, "--concurrency", "5", "--destroy"]));
+  expect(gone.code).toBe(0);
+  expect(indexNames()).toEqual([]);
+  expect(ids.filter((id) => account.keys[`key-${id}`].pinned !== undefined)).toEqual([]);
+  expect(await stacksInBackend()).toEqual([]);
+}, 20 * 60_000);
+
+test("a bad tenant list fails before anything runs, naming the tenant and the field", async () => {
+  const file = path.join(work, "bad.json");
+  writeFileSync(file, JSON.stringify([{ id: "ok", flowControlKey: "k" }, { id: "Bad Id", flowControlKey: "k" }, { id: "x", flowControlKey: "k", plan: "gold" }]));
+  env.emu.resetLog();
+  const run = await finished(driver(["--tenants", file]));
+  expect(run.code).toBe(2);
+  expect(run.out).toMatch(/bad\.json\[1\] \(Bad Id\): id: must be 1 to 40 lowercase letters/);
+  expect(run.out).toMatch(/bad\.json\[2\] \(x\): plan: must be one of free, payg, got "gold"/);
+  expect(env.emu.requests()).toEqual([]);
+});
