@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   // The driver compiled to JavaScript: its memory is then the driver's, not a TypeScript compiler's.
   const build = path.join(EXAMPLE, ".build");
   execFileSync(process.execPath, [path.join(PACKAGE_ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(EXAMPLE, "tsconfig.json"), "--outDir", build], { stdio: "inherit" });
-  const pgDir = path.join(work, "pg");
+  // Directly under the temporary folder: the cluster's unprivileged owner must reach it.
+  const pgDir = mkdtempSync(path.join(os.tmpdir(), "bench-tenants-pg-"));
   const pgUrl = execFileSync("bash", [POSTGRES, "start", pgDir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
   const emu = await startEmulator();
   const alice = emu.users[0];

@@ -59,7 +59,10 @@ start() {
   [ -n "$dir" ] || dir=$(mktemp -d "${TMPDIR:-/tmp}/pulumi-mgmt-pg.XXXXXX")
   mkdir -p "$dir"
   chmod 755 "$dir"
-  [ "$(id -u)" = 0 ] && chown "$PG_USER" "$dir"
+  if [ "$(id -u)" = 0 ]; then
+    chown "$PG_USER" "$dir"
+    as_owner test -w "$dir" || die "$dir is not reachable by the unprivileged user $PG_USER (a parent folder is private): use a folder directly under ${TMPDIR:-/tmp}"
+  fi
   local port
   port=$(free_port)
   log "creating a cluster in $dir ($("$bin/postgres" --version)) on 127.0.0.1:$port"

@@ -35,10 +35,14 @@ function program(t: Tenant) {
   };
 }
 
-/** Worth another attempt: the service or the network failing for a moment. */
+/**
+ * Worth another attempt: the service, the network or the state backend failing for a moment.
+ * "unable to open bucket" covers the backend; with postgres:// it also covers a race seen here:
+ * CLIs opening an empty database at once collide creating its table (duplicate pg_type key).
+ */
 export function isTransient(message: string): boolean {
   if (isLocked(message)) return false; // someone else is changing this stack: never fight them
-  return /\b(429|500|502|503|504)\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|timed? ?out|temporarily unavailable/i.test(message);
+  return /\b(429|500|502|503|504)\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|timed? ?out|temporarily unavailable|unable to open bucket/i.test(message);
 }
 
 export const isLocked = (message: string) => /currently locked|another update is currently in progress|conflict: another update/i.test(message);

@@ -151,6 +151,25 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   expect(await stacksInBackend()).toEqual([]);
 }, 20 * 60_000);
 
+test("a tenant whose run fails for a transient reason is retried; one that fails for good is not, and the driver exits 1", async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  account.keys["key-r1"] = { waitListSize: 0, paused: false, rateResets: 0 };
+  // More 503s than the client's own retries (5): the first run of r1 fails on its pin, the next succeeds.
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-r1/pin$", status: 503, times: 7 });
+  const retried = await finished(driver(["--tenants", tenantsFile("retry", [{ id: "r1" }]), "--work-dir", path.join(work, "retry")]));
+  expect(retried.code).toBe(0);
+  expect(retried.out).toMatch(/^r1\s+created \(2 attempts\)\s+r1-search/m);
+  expect(account.keys["key-r1"].pinned).toEqual({ parallelism: 2, rate: 10, period: 60 });
+
+  // A key that does not exist (404) is not transient: one attempt, a clear reason, exit code 1.
+  const failed = await finished(driver(["--tenants", tenantsFile("missing", [{ id: "r2" }]), "--work-dir", path.join(work, "missing")]));
+  expect(failed.code).toBe(1);
+  expect(failed.out).toMatch(/^r2\s+failed\s/m);
+  expect(failed.out).toMatch(/r2: could not read the wait list of flow control key "key-r2" in eu-central-1: the service answered 404/);
+  await finished(driver(["--tenants", tenantsFile("retry", [{ id: "r1" }]), "--work-dir", path.join(work, "retry"), "--destroy"]));
+});
+
 test("a bad tenant list fails before anything runs, naming the tenant and the field", async () => {
   const file = path.join(work, "bad.json");
   writeFileSync(file, JSON.stringify([{ id: "ok", flowControlKey: "k" }, { id: "Bad Id", flowControlKey: "k" }, { id: "x", flowControlKey: "k", plan: "gold" }]));

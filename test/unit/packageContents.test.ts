@@ -17,3 +17,10 @@ test("npm pack contains only what a user needs", () => {
   }
   expect(pack.size).toBeLessThan(150_000);
 });
+
+test("a project compiled with moduleResolution \"node\" (Pulumi's TypeScript template) finds the types of pulumi-mgmt/automation", () => {
+  // examples/tenants imports pulumi-mgmt and pulumi-mgmt/automation from the installed package
+  // (node_modules/pulumi-mgmt, from npm pack); its tsconfig says moduleResolution "node".
+  const tsc = require.resolve("typescript/bin/tsc");
+  expect(() => execFileSync(process.execPath, [tsc, "-p", `${PACKAGE_ROOT}/examples/tenants/tsconfig.json`, "--noEmit"], { encoding: "utf8", stdio: "pipe" })).not.toThrow();
+});
