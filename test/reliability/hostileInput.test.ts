@@ -129,7 +129,9 @@ describe("local input: refused before any write", () => {
 
 describe("configuration: a clear error, and nothing changed", () => {
   test.each(CONFIG)("%s", async (label, settings, declare, message) => {
-    const s = await env.stack({ stackName: `config-${label.replace(/[^a-z]+/gi, "-")}`, mgmt: settings, program: async () => void declare() });
+    // Malformed settings fail as the resource is declared (program side, so at preview too): inside
+    // Jest, `declaring` reports that as the engine would, instead of Jest claiming the throw.
+    const s = await env.stack({ stackName: `config-${label.replace(/[^a-z]+/gi, "-")}`, mgmt: settings, program: async () => void declaring(declare) });
     const before = await snapshot(s);
     env.emu.resetLog();
     await expect(s.stack.up()).rejects.toThrow(message);
