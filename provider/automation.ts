@@ -17,6 +17,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import { MgmtClient } from "./api/client";
 import { resolveSettings, SETTINGS_KEYS, type SettingName } from "./config";
+import { isolateEngineConnections } from "./engineConnections";
 
 /** The root of the installed pulumi-mgmt package (this repository when developing). */
 export const PACKAGE_ROOT = packageRoot(__dirname);
@@ -141,6 +142,9 @@ export class SecretsProviderError extends Error {
  * package name.
  */
 export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
+  // Inline programs run in this process; without this, one run's stale connection can make a later
+  // run's program silently declare nothing (engineConnections.ts).
+  if (options.program) isolateEngineConnections();
   const stackName = options.stackName ?? "dev";
   const projectDir = options.workDir ?? process.cwd();
   const envVars: Record<string, string> = { ...cliEnv(options.offline ?? false), ...options.envVars, ...secretsEnv(options, stackName, projectDir) };
@@ -286,3 +290,6 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
   if (report.imported.length > 0) await stack.refresh();
   return report;
 }
+
+/** For drivers that build their own LocalWorkspace with inline programs: see engineConnections.ts. */
+export { isolateEngineConnections } from "./engineConnections";

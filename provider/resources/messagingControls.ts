@@ -11,6 +11,7 @@ import type { z } from "zod";
 import { FlowControlKey, flowControlKeyFields, flowControlKeyProvider, type FlowControlKeySpec } from "./flowControlKey";
 import { region, token, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
 import { MessagingQueue, messagingQueueProvider, queueFields, type QueueSpec } from "./messagingQueue";
+import { checkProgramSettings } from "./providerRef";
 import { UserError } from "../userError";
 
 // Release 0.1 stacks name these exports in their state (providerRef.ts): keep them.
@@ -49,6 +50,8 @@ export class MessagingControls extends pulumi.ComponentResource {
 
   constructor(name: string, args: MessagingControlsArgs, opts?: pulumi.ComponentResourceOptions) {
     validateArgs(name, args);
+    // Before the component is registered: a malformed setting then leaves nothing half-declared.
+    checkProgramSettings();
     super("mgmt:index:MessagingControls", name, {}, opts);
     const target = { region: args.region, token: args.token };
     const child = { parent: this };

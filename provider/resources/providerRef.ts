@@ -46,7 +46,7 @@ const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
 
 /** The provider object to hand to `pulumi.dynamic.Resource`; one per name, so Pulumi serializes it once. */
 export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider {
-  checkSettings();
+  checkProgramSettings();
   let provider = chosen.get(name);
   if (!provider) {
     const [module, exportName] = CLOSURE_FORM[name];
@@ -63,7 +63,7 @@ export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider
  * every declaration, not once per process: an Automation API driver runs many stacks, each with
  * its own config, in one process (a few config lookups each).
  */
-function checkSettings(): void {
+export function checkProgramSettings(): void {
   resolveSettings((key) => runtime.getConfig(key));
 }
 

@@ -61,6 +61,8 @@ test("with MGMT_BASE_URL and credentials, the same command runs against that ser
     MGMT_USERNAME: alice.username,
     MGMT_PASSWORD: alice.password,
     PULUMI_MGMT_STACK: `${stack}real`,
+    // Against a real service the user brings the secrets passphrase; the main job has none of its own then.
+    PULUMI_CONFIG_PASSPHRASE: "main-job-test-passphrase",
   };
   try {
     const out = await npmStart([], serviceEnv);
