@@ -20,7 +20,7 @@ export function checkWith<T extends z.ZodObject>(schema: T, news: Record<string,
     if (isUnknown(v)) unknownKeys.add(k);
     else known[k] = v;
   }
-  const parsed = schema.partial(Object.fromEntries([...unknownKeys].map((k) => [k, true])) as never).safeParse(known);
+  const parsed = schemaFor(schema, unknownKeys).safeParse(known);
   if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
   return {
     inputs: news,
@@ -29,4 +29,20 @@ export function checkWith<T extends z.ZodObject>(schema: T, news: Record<string,
       return { property, reason: `${property}: ${issue.message}` };
     }),
   };
+}
+
+/**
+ * Every `.partial()` is a new schema that zod compiles again on its first parse: made per call,
+ * that compile was most of the cost of checking 200 resources. In an `up` nothing is unknown, so
+ * the schema itself serves; a preview's few combinations of unknown fields are kept.
+ */
+const partials = new WeakMap<z.ZodObject, Map<string, z.ZodObject>>();
+export function schemaFor(schema: z.ZodObject, unknownKeys: ReadonlySet<string>): z.ZodObject {
+  if (unknownKeys.size === 0) return schema;
+  const key = [...unknownKeys].sort().join(",");
+  let bySet = partials.get(schema);
+  if (!bySet) partials.set(schema, (bySet = new Map()));
+  let partial = bySet.get(key);
+  if (!partial) bySet.set(key, (partial = schema.partial(Object.fromEntries([...unknownKeys].map((k) => [k, true])) as never)));
+  return partial;
 }
