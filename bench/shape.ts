@@ -102,6 +102,7 @@ async function main(): Promise<void> {
   }
   await closeAllPools();
   await emu.close();
+  if (!times.sleep) return; // no baseline to compare with (bench:profile runs one variant at a time)
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   const med = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)];
   const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -125,7 +126,8 @@ async function main(): Promise<void> {
     ...rows,
   ].join("\n");
   process.stdout.write(`\n${text}\n`);
-  writeSection("shape", text);
+  // A run of some variants only (bench:profile's) is not the section's table.
+  if (!process.env.VARIANTS) writeSection("shape", text);
 }
 main().catch((e) => {
   console.error(e);
