@@ -62,10 +62,22 @@ const Inputs = z.object({
 });
 type Inputs = z.infer<typeof Inputs>;
 
-/** Every field of the record except the metrics, camelCased; `region` is the requested one. */
-export interface SearchIndexOutputs extends Omit<Camelized<SearchIndexRecord>, "id" | "throughputVector" | "region"> {
+/**
+ * What the stack stores of an index: what a program connects with and what `diff` and the
+ * identity guard need. The record's other fields (plan limits, creation time, customer) are not
+ * stored: the engine rewrites and re-encrypts the whole state after every step, so each stored
+ * field is paid N times per `up`; they are read from the service when a program uses them
+ * (`DETAILS`, the class's getters).
+ */
+export interface SearchIndexOutputs {
+  name: string;
+  /** The region asked for. */
   region: SearchRegion;
+  type: Reported<SearchType>;
   deployedRegion: Reported<SearchRegion>;
+  endpoint?: string;
+  token: string;
+  readOnlyToken?: string;
   autoName?: string;
   adopt?: string;
   /** The identity that manages the index (identity.ts); absent in state of older releases. */
@@ -73,8 +85,9 @@ export interface SearchIndexOutputs extends Omit<Camelized<SearchIndexRecord>, "
 }
 
 function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt">, managedBy: string): SearchIndexOutputs {
-  const { id: _id, throughputVector: _metrics, region: deployedRegion, ...fields } = camelize(record);
-  const outs: SearchIndexOutputs = { ...fields, region: inputs.region, deployedRegion, managedBy };
+  const outs: SearchIndexOutputs = { name: record.name, region: inputs.region, type: record.type, deployedRegion: record.region, token: record.token, managedBy };
+  if (record.endpoint !== undefined) outs.endpoint = record.endpoint;
+  if (record.read_only_token !== undefined) outs.readOnlyToken = record.read_only_token;
   if (inputs.autoName !== undefined) outs.autoName = inputs.autoName;
   if (inputs.adopt !== undefined) outs.adopt = inputs.adopt;
   return outs;
@@ -237,14 +250,12 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       await client.renameSearchIndex(id, news.name).catch(guard);
       await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.filter((i) => i.id === id).forEach((i) => (i.name = news.name)));
     }
-    let outs: SearchIndexOutputs = { ...olds, name: news.name, managedBy: managementIdentity(client.settings) };
-    if (olds.type !== news.type) {
-      await client.setSearchIndexPlan(id, news.type).catch(guard);
-      // The plan brings its own limits: report what the service now says.
-      outs = outputsOf(await client.getSearchIndex(id), news, outs.managedBy!);
-    }
-    delete outs.adopt;
-    delete outs.autoName;
+    // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
+    if (olds.type !== news.type) await client.setSearchIndexPlan(id, news.type).catch(guard);
+    // Rebuilt field by field: state of releases that stored every field sheds the rest here.
+    const outs: SearchIndexOutputs = { name: news.name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, token: olds.token, managedBy: managementIdentity(client.settings) };
+    if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
+    if (olds.readOnlyToken !== undefined) outs.readOnlyToken = olds.readOnlyToken;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
     if (news.autoName !== undefined) outs.autoName = news.autoName;
     return { outs };
@@ -268,68 +279,63 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   /** The region the service deployed the index in; may differ from `region`. */
   declare readonly deployedRegion: pulumi.Output<Reported<SearchRegion>>;
   declare readonly type: pulumi.Output<SearchType>;
-  declare readonly customerId: pulumi.Output<string>;
   declare readonly endpoint: pulumi.Output<string>;
-  declare readonly integrationEmail: pulumi.Output<string>;
   /** Secret. */
   declare readonly token: pulumi.Output<string>;
   /** Secret. */
   declare readonly readOnlyToken: pulumi.Output<string>;
-  declare readonly maxVectorCount: pulumi.Output<number>;
-  declare readonly maxMonthlyReranks: pulumi.Output<number>;
-  declare readonly maxDailyUpdates: pulumi.Output<number>;
-  declare readonly maxDailyQueries: pulumi.Output<number>;
-  declare readonly maxMonthlyBandwidth: pulumi.Output<number>;
-  declare readonly maxWritesPerSecond: pulumi.Output<number>;
-  declare readonly maxQueryPerSecond: pulumi.Output<number>;
-  declare readonly maxReadsPerRequest: pulumi.Output<number>;
-  declare readonly maxWritesPerRequest: pulumi.Output<number>;
-  declare readonly creationTime: pulumi.Output<number>;
-  declare readonly inputEnrichmentEnabled: pulumi.Output<boolean>;
   /** The identity that manages the index: `user@address` of the management API. */
   declare readonly managedBy: pulumi.Output<string>;
 
   constructor(name: string, args: SearchIndexArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = Object.fromEntries(OUTPUT_NAMES.map((k) => [k, undefined]));
-    super(
-      providerFor("searchIndex"),
-      name,
-      {
-        ...outputs,
-        name: args.name,
-        region: args.region,
-        type: args.type,
-        adopt: args.adopt,
-        // Unknown in a preview: a name drawn now would not be the one `up` draws.
-        autoName: args.name === undefined ? (pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name)) : undefined,
-      },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token", "readOnlyToken"] },
-      "mgmt",
-      "SearchIndex",
-    );
+    // Only keys a program can read: every key costs the SDK an Output and a round of serialization.
+    const props: pulumi.Inputs = { ...STORED_PLACEHOLDERS, name: args.name, region: args.region, type: args.type };
+    if (args.adopt !== undefined) props.adopt = args.adopt;
+    // Unknown in a preview: a name drawn now would not be the one `up` draws.
+    if (args.name === undefined) props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
+    super(providerFor("searchIndex"), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token", "readOnlyToken"] }, "mgmt", "SearchIndex");
+  }
+
+  // Read from the service when used (see SearchIndexOutputs); unknown in a preview of a new index.
+  get customerId(): pulumi.Output<string | undefined> { return this.detail("customerId"); }
+  get integrationEmail(): pulumi.Output<string | undefined> { return this.detail("integrationEmail"); }
+  get maxVectorCount(): pulumi.Output<number | undefined> { return this.detail("maxVectorCount"); }
+  get maxMonthlyReranks(): pulumi.Output<number | undefined> { return this.detail("maxMonthlyReranks"); }
+  get maxDailyUpdates(): pulumi.Output<number | undefined> { return this.detail("maxDailyUpdates"); }
+  get maxDailyQueries(): pulumi.Output<number | undefined> { return this.detail("maxDailyQueries"); }
+  get maxMonthlyBandwidth(): pulumi.Output<number | undefined> { return this.detail("maxMonthlyBandwidth"); }
+  get maxWritesPerSecond(): pulumi.Output<number | undefined> { return this.detail("maxWritesPerSecond"); }
+  get maxQueryPerSecond(): pulumi.Output<number | undefined> { return this.detail("maxQueryPerSecond"); }
+  get maxReadsPerRequest(): pulumi.Output<number | undefined> { return this.detail("maxReadsPerRequest"); }
+  get maxWritesPerRequest(): pulumi.Output<number | undefined> { return this.detail("maxWritesPerRequest"); }
+  get creationTime(): pulumi.Output<number | undefined> { return this.detail("creationTime"); }
+  get inputEnrichmentEnabled(): pulumi.Output<boolean | undefined> { return this.detail("inputEnrichmentEnabled"); }
+
+  /**
+   * One field of the index as the service reports it now: one GET per index, made only if a
+   * program reads a field, once however many it reads. Not secret: the tokens are read along
+   * but never leave this object. An index gone from the service (refresh pending) reads as
+   * undefined rather than failing the program.
+   */
+  private detail<K extends Detail>(key: K): pulumi.Output<SearchIndexInfo[K] | undefined> {
+    const details = (DETAILS.get(this) ?? DETAILS.set(this, this.id.apply(fetchDetails)).get(this))!;
+    return details.apply((d) => d?.[key]);
   }
 }
 
-const OUTPUT_NAMES = [
-  "deployedRegion",
-  "customerId",
-  "endpoint",
-  "integrationEmail",
-  "token",
-  "readOnlyToken",
-  "maxVectorCount",
-  "maxMonthlyReranks",
-  "maxDailyUpdates",
-  "maxDailyQueries",
-  "maxMonthlyBandwidth",
-  "maxWritesPerSecond",
-  "maxQueryPerSecond",
-  "maxReadsPerRequest",
-  "maxWritesPerRequest",
-  "creationTime",
-  "inputEnrichmentEnabled",
-  "managedBy",
-] as const;
+type Detail = Exclude<keyof SearchIndexInfo, keyof SearchIndexOutputs | "id" | "throughputVector">;
+const DETAILS = new WeakMap<SearchIndex, pulumi.Output<SearchIndexInfo | undefined>>();
+
+async function fetchDetails(id: string): Promise<SearchIndexInfo | undefined> {
+  try {
+    return await getSearchIndex({ id });
+  } catch (err) {
+    if (err instanceof ApiError && err.isNotFound) return undefined;
+    throw err;
+  }
+}
+
+const STORED_PLACEHOLDERS = { deployedRegion: undefined, endpoint: undefined, token: undefined, readOnlyToken: undefined, managedBy: undefined };
 
 // -- functions ---------------------------------------------------------------------------------
 

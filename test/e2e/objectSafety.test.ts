@@ -42,13 +42,13 @@ describe("1. a plan change is an in-place update", () => {
     env.emu.resetLog();
     const up = await s.stack.up();
     expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
-    expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/setplan": 1, "GET /v2/search/:id": 1 });
+    expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/setplan": 1 });
 
     const [after] = await indexes();
     expect(after).toMatchObject({ id: before.id, name: "orders", type: "payg", endpoint: before.endpoint, token: before.token, max_vector_count: 200_000_000 });
     const [res] = await exported(s, INDEX);
     expect(res.id).toBe(before.id);
-    expect(res.outputs).toMatchObject({ type: "payg", maxVectorCount: 200_000_000, maxDailyQueries: -1 });
+    expect(res.outputs).toMatchObject({ type: "payg", endpoint: before.endpoint });
     expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
   });
 

@@ -46,8 +46,9 @@ test("up creates with the right outputs, tokens secret everywhere, and a no-op p
   expect(up.outputs.aToken).toEqual({ value: orders.token, secret: true });
 
   const [res] = (await exported(s, TYPE)).filter((r) => r.id === orders.id);
-  expect(res.outputs).toMatchObject({ name: "orders", type: "free", region: "eu-west-1", deployedRegion: "eu-west-1", customerId: "alice@emulator.local", maxVectorCount: 10000 });
-  expect(res.outputs).not.toHaveProperty("throughputVector");
+  expect(res.outputs).toMatchObject({ name: "orders", type: "free", region: "eu-west-1", deployedRegion: "eu-west-1", endpoint: orders.endpoint });
+  // Only what a program connects with and what diff and the identity guard need (issue 13).
+  expect(Object.keys(res.outputs!).sort()).toEqual(["__provider", "deployedRegion", "endpoint", "managedBy", "name", "readOnlyToken", "region", "token", "type"]);
   expect(isSecret(res.outputs!.token)).toBe(true);
   expect(isSecret(res.outputs!.readOnlyToken)).toBe(true);
 
@@ -65,6 +66,39 @@ test("up creates with the right outputs, tokens secret everywhere, and a no-op p
   const again = await s.stack.up();
   expect(again.summary.resourceChanges).toEqual({ same: 3 });
   expect(env.emu.requests()).toEqual([]);
+});
+
+test("plan limits and the other details are read when a program uses them, one GET per index, fresh after a plan change, never stored", async () => {
+  let type: SearchIndexArgs["type"] = "free";
+  const s = await env.stack({
+    program: async () => {
+      const idx = new SearchIndex("idx", { name: "details", region: "eu-west-1", type });
+      return { maxVectorCount: idx.maxVectorCount, maxDailyQueries: idx.maxDailyQueries, customerId: idx.customerId, creationTime: idx.creationTime, inputEnrichmentEnabled: idx.inputEnrichmentEnabled };
+    },
+  });
+  const up = await s.stack.up();
+  const [live] = await indexes();
+  expect(up.outputs.maxVectorCount).toEqual({ value: 10_000, secret: false });
+  expect(up.outputs.customerId.value).toBe("alice@emulator.local");
+  expect(up.outputs.creationTime.value).toBe(live.creation_time);
+  expect(up.outputs.inputEnrichmentEnabled.value).toBe(live.input_enrichment_enabled);
+
+  type = "payg";
+  env.emu.resetLog();
+  const changed = await s.stack.up();
+  expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/setplan": 1, "GET /v2/search/:id": 1 });
+  expect(changed.outputs.maxVectorCount.value).toBe(200_000_000);
+  expect(changed.outputs.maxDailyQueries.value).toBe(-1);
+
+  const [res] = await exported(s, TYPE);
+  for (const field of ["maxVectorCount", "maxDailyQueries", "customerId", "creationTime", "inputEnrichmentEnabled"]) expect(res.outputs).not.toHaveProperty(field);
+
+  // An index deleted out of band, not yet refreshed: the details read as absent, the preview runs.
+  await env.client.deleteSearchIndex(live.id);
+  env.emu.resetLog();
+  const preview = await s.stack.preview();
+  expect(preview.changeSummary).toEqual({ same: 2 });
+  expect(apiCalls(env.emu)).toEqual({ "GET /v2/search/:id": 1 });
 });
 
 test("a name change renames in place; a region change replaces and deletes the old index", async () => {
