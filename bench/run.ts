@@ -21,6 +21,7 @@ import { closeAllPools } from "../provider/api/client";
 import { PACKAGE_ROOT, mgmtStack, pulumiCommand, type MgmtConfig, type MgmtStack } from "../provider/automation";
 import { MessagingBudget, SearchIndex } from "../provider";
 import { writeMain } from "./docSection";
+import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 import { searchIndexStateSplit, type StateSplit } from "./stateSize";
 
 const LATENCY_MS = 50;
@@ -100,14 +101,14 @@ type Phase = "up" | "preview" | "refresh" | "destroy";
  * REPS interleaved runs: each creates a sleep stack and an index stack of N, times the phases
  * asked for on both, and destroys them. Returns the timings per phase.
  */
-async function interleaved(emu: RunningEmulator, mgmt: MgmtConfig, n: number, phases: Phase[], reps: number): Promise<Record<Phase, Timing>> {
+async function interleaved(emu: EmulatorProcess, n: number, phases: Phase[], reps: number): Promise<Record<Phase, Timing>> {
   const runs: Record<Phase, { ours: number[]; baseline: number[] }> = { up: { ours: [], baseline: [] }, preview: { ours: [], baseline: [] }, refresh: { ours: [], baseline: [] }, destroy: { ours: [], baseline: [] } };
   for (let rep = 0; rep < reps; rep++) {
     // Alternate which goes first, so neither always runs on a warmer machine.
     const order: ("baseline" | "ours")[] = rep % 2 === 0 ? ["baseline", "ours"] : ["ours", "baseline"];
     for (const who of order) {
-      emu.emulator.reset();
-      emu.emulator.controls.latencyMs = LATENCY_MS;
+      const user = await emu.reset(LATENCY_MS);
+      const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, ...user };
       const s = await stackOf(`${who}-${n}-${rep}`, mgmt, who === "ours" ? indexesProgram(n, `b${n}r${rep}`) : sleepsProgram(n));
       runs.up[who].push((await timed(() => s.stack.up()))[1]);
       if (phases.includes("preview")) runs.preview[who].push((await timed(() => s.stack.preview()))[1]);
@@ -117,7 +118,6 @@ async function interleaved(emu: RunningEmulator, mgmt: MgmtConfig, n: number, ph
       process.stdout.write(`  N=${n} run ${rep + 1}/${reps} ${who}: up ${(runs.up[who].at(-1)! / 1000).toFixed(1)} s\n`);
     }
   }
-  emu.emulator.controls.latencyMs = 0;
   const out = {} as Record<Phase, Timing>;
   for (const phase of phases) {
     const { ours, baseline } = runs[phase];
@@ -243,6 +243,8 @@ function report(ups: Timing[], phases: Record<Phase, Timing>, decl: ReturnType<t
 }
 
 async function main(): Promise<void> {
+  // Timed runs use an emulator process of its own (emulatorProcess.ts); counts, in process, read its log.
+  const timedEmu = await startEmulatorProcess();
   const emu = await startEmulator();
   const alice = emu.users[0];
   const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, username: alice.username, password: alice.password };
@@ -256,13 +258,13 @@ async function main(): Promise<void> {
     for (const n of SIZES) {
       process.stdout.write(`timing up of N=${n}...\n`);
       if (n === PHASE_N) {
-        phases = await interleaved(emu, mgmt, n, ["up", "preview", "refresh", "destroy"], REPS);
+        phases = await interleaved(timedEmu, n, ["up", "preview", "refresh", "destroy"], REPS);
         ups.push(phases.up);
       } else {
-        ups.push((await interleaved(emu, mgmt, n, ["up"], n > ONE_RUN_ABOVE ? 1 : REPS)).up);
+        ups.push((await interleaved(timedEmu, n, ["up"], n > ONE_RUN_ABOVE ? 1 : REPS)).up);
       }
     }
-    phases ??= await interleaved(emu, mgmt, PHASE_N, ["up", "preview", "refresh", "destroy"], REPS);
+    phases ??= await interleaved(timedEmu, PHASE_N, ["up", "preview", "refresh", "destroy"], REPS);
     for (const n of SIZES.filter((n) => n <= PHASE_N)) {
       process.stdout.write(`counting calls and state at N=${n}...\n`);
       rows.push(await counts(emu, mgmt, n));
@@ -270,6 +272,7 @@ async function main(): Promise<void> {
   } finally {
     await closeAllPools();
     await emu.close();
+    await timedEmu.close();
   }
   const version = (await pulumiCommand()).version?.toString() ?? "unknown";
   const text = report(ups, phases, decl, rows, version);

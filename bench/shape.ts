@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { startEmulator } from "../emulator";
+import { startEmulatorProcess } from "./emulatorProcess";
 import { closeAllPools } from "../provider/api/client";
 import { mgmtStack, type MgmtConfig } from "../provider/automation";
 import { SearchIndex } from "../provider";
@@ -80,15 +80,13 @@ const programs: Record<string, (tag: string) => () => void> = {
 };
 
 async function main(): Promise<void> {
-  const emu = await startEmulator();
-  const alice = emu.users[0];
-  const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, username: alice.username, password: alice.password };
+  const emu = await startEmulatorProcess();
   const times: Record<string, number[]> = {};
   for (let rep = 0; rep < REPS; rep++) {
     const order = rep % 2 ? [...VARIANTS].reverse() : VARIANTS;
     for (const v of order) {
-      emu.emulator.reset();
-      emu.emulator.controls.latencyMs = 50;
+      const alice = await emu.reset(50);
+      const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, username: alice.username, password: alice.password };
       const backendDir = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-shape-"));
       const s = await mgmtStack({ stackName: `${v}-${rep}`, projectName: "pulumi-mgmt-shape", mgmt, backendDir, passphrase: "p", offline: true, program: async () => void programs[v](`p${rep}`)() });
       const start = Date.now();
