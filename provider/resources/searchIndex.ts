@@ -297,19 +297,19 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   }
 
   // Read from the service when used (see SearchIndexOutputs); unknown in a preview of a new index.
-  get customerId(): pulumi.Output<string | undefined> { return this.detail("customerId"); }
-  get integrationEmail(): pulumi.Output<string | undefined> { return this.detail("integrationEmail"); }
-  get maxVectorCount(): pulumi.Output<number | undefined> { return this.detail("maxVectorCount"); }
-  get maxMonthlyReranks(): pulumi.Output<number | undefined> { return this.detail("maxMonthlyReranks"); }
-  get maxDailyUpdates(): pulumi.Output<number | undefined> { return this.detail("maxDailyUpdates"); }
-  get maxDailyQueries(): pulumi.Output<number | undefined> { return this.detail("maxDailyQueries"); }
-  get maxMonthlyBandwidth(): pulumi.Output<number | undefined> { return this.detail("maxMonthlyBandwidth"); }
-  get maxWritesPerSecond(): pulumi.Output<number | undefined> { return this.detail("maxWritesPerSecond"); }
-  get maxQueryPerSecond(): pulumi.Output<number | undefined> { return this.detail("maxQueryPerSecond"); }
-  get maxReadsPerRequest(): pulumi.Output<number | undefined> { return this.detail("maxReadsPerRequest"); }
-  get maxWritesPerRequest(): pulumi.Output<number | undefined> { return this.detail("maxWritesPerRequest"); }
-  get creationTime(): pulumi.Output<number | undefined> { return this.detail("creationTime"); }
-  get inputEnrichmentEnabled(): pulumi.Output<boolean | undefined> { return this.detail("inputEnrichmentEnabled"); }
+  get customerId(): pulumi.Output<string> { return this.detail("customerId"); }
+  get integrationEmail(): pulumi.Output<string> { return this.detail("integrationEmail"); }
+  get maxVectorCount(): pulumi.Output<number> { return this.detail("maxVectorCount"); }
+  get maxMonthlyReranks(): pulumi.Output<number> { return this.detail("maxMonthlyReranks"); }
+  get maxDailyUpdates(): pulumi.Output<number> { return this.detail("maxDailyUpdates"); }
+  get maxDailyQueries(): pulumi.Output<number> { return this.detail("maxDailyQueries"); }
+  get maxMonthlyBandwidth(): pulumi.Output<number> { return this.detail("maxMonthlyBandwidth"); }
+  get maxWritesPerSecond(): pulumi.Output<number> { return this.detail("maxWritesPerSecond"); }
+  get maxQueryPerSecond(): pulumi.Output<number> { return this.detail("maxQueryPerSecond"); }
+  get maxReadsPerRequest(): pulumi.Output<number> { return this.detail("maxReadsPerRequest"); }
+  get maxWritesPerRequest(): pulumi.Output<number> { return this.detail("maxWritesPerRequest"); }
+  get creationTime(): pulumi.Output<number> { return this.detail("creationTime"); }
+  get inputEnrichmentEnabled(): pulumi.Output<boolean> { return this.detail("inputEnrichmentEnabled"); }
 
   /**
    * One field of the index as the service reports it now: one GET per index, made only if a
@@ -317,9 +317,10 @@ export class SearchIndex extends pulumi.dynamic.Resource {
    * but never leave this object. An index gone from the service (refresh pending) reads as
    * undefined rather than failing the program.
    */
-  private detail<K extends Detail>(key: K): pulumi.Output<SearchIndexInfo[K] | undefined> {
+  private detail<K extends Detail>(key: K): pulumi.Output<NonNullable<SearchIndexInfo[K]>> {
     const details = (DETAILS.get(this) ?? DETAILS.set(this, this.id.apply(fetchDetails)).get(this))!;
-    return details.apply((d) => d?.[key]);
+    // Typed as before, when these were stored outputs: undefined only where the service omits one.
+    return details.apply((d) => d?.[key]) as pulumi.Output<NonNullable<SearchIndexInfo[K]>>;
   }
 }
 
