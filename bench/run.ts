@@ -22,7 +22,7 @@ import { PACKAGE_ROOT, mgmtStack, pulumiCommand, type MgmtConfig, type MgmtStack
 import { MessagingBudget, SearchIndex } from "../provider";
 import { writeMain } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
-import { searchIndexStateSplit, type StateSplit } from "./stateSize";
+import { searchIndexStateSplit, stateSplit, type StateSplit } from "./stateSize";
 
 const LATENCY_MS = 50;
 const SIZES = (process.env.BENCH_SIZES ?? "10,50,200,1000").split(",").map(Number);
@@ -135,6 +135,8 @@ interface Counts {
   refreshIndexCalls: number;
   refreshBudgetCalls: number;
   state: StateSplit;
+  /** The sleep-only baseline's entry, for comparison. */
+  baselineState: StateSplit;
 }
 
 /** Calls and state of one stack of N indexes (not timed). */
@@ -161,8 +163,11 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
   emu.resetLog();
   await budgets.stack.refresh();
   const refreshBudgetCalls = emu.requests().length;
-  for (const s of [indexes, budgets]) await dispose(s);
-  return { n, connectionsPerUp, noopPreviewCalls, noopUpCalls, refreshIndexCalls, refreshBudgetCalls, state };
+  const sleeps = await stackOf(`sleeps-${n}`, mgmt, sleepsProgram(n));
+  await sleeps.stack.up();
+  const baselineState = stateSplit(sleeps.backendDirFiles(), ":Sleep");
+  for (const s of [indexes, budgets, sleeps]) await dispose(s);
+  return { n, connectionsPerUp, noopPreviewCalls, noopUpCalls, refreshIndexCalls, refreshBudgetCalls, state, baselineState };
 }
 
 interface Declaration {
@@ -234,11 +239,13 @@ function report(ups: Timing[], phases: Record<Phase, Timing>, decl: ReturnType<t
     "Bytes of one index's entry in the checkpoint file the engine writes (secrets as ciphertext), averaged over the stack: the",
     "serialized provider (stored twice, inputs and outputs), the rest of the inputs and outputs, and the source position and stack",
     "trace the Pulumi SDK records for every resource (its length depends on the program's file paths; long here, where the program",
-    "runs from the bench's directory).",
+    "runs from the bench's directory). Beside it, the sleep-only baseline's entry: its provider is a closure of its three methods",
+    "(create, read, delete), stored twice, so its entry is larger than an index's and weighs more on the engine's checkpoints;",
+    "`npm run bench:shape` times SearchIndex against a create-only baseline with a smaller entry.",
     "",
-    "| N | total | provider | inputs | outputs | SDK source trace | total without it | TCP connections per `up` |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.n} | ${r.state.total} | ${r.state.provider} | ${r.state.inputs} | ${r.state.outputs} | ${r.state.sourceTrace} | ${r.state.total - r.state.sourceTrace} | ${r.connectionsPerUp} |`),
+    "| N | total | provider | inputs | outputs | SDK source trace | total without it | TCP connections per `up` | sleep-only entry (its provider) |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.n} | ${r.state.total} | ${r.state.provider} | ${r.state.inputs} | ${r.state.outputs} | ${r.state.sourceTrace} | ${r.state.total - r.state.sourceTrace} | ${r.connectionsPerUp} | ${r.baselineState.total} (${r.baselineState.provider}) |`),
     "",
   ];
   return lines.join("\n");
