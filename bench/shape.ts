@@ -4,7 +4,7 @@
  * - `sleep`: the baseline (one input, outputs = inputs);
  * - `index`: SearchIndex against the emulator (50 ms per request);
  * - `shaped`: a sleep-only resource with the shape SearchIndex had before it stopped storing its
- *   details: 18 output placeholders, 23 outputs returned, two secret outputs, but no HTTP,
+ *   details: 18 output placeholders, 21 outputs returned, two secret outputs, but no HTTP,
  *   no validation;
  * - `nosecrets` / `noplaceholders`: `shaped` without the secrets / without the placeholders.
  * `shaped` against `index` shows what storing every field of the record cost in the engine and
@@ -115,8 +115,8 @@ async function main(): Promise<void> {
     "",
     `Measured on ${new Date().toISOString().slice(0, 10)}, median of ${REPS} interleaved runs (min–max), ratios against the sleep-only run beside each.`,
     "A sleep-only resource given the shape SearchIndex had when it stored every field of the record (18 output placeholders,",
-    "23 outputs, two of them secret) and no HTTP or validation shows what that shape costs in the engine and the SDK, apart from",
-    "anything pulumi-mgmt's provider does; SearchIndex now stores 9 outputs (README, SearchIndex). The shaped provider is a closure,",
+    "21 outputs, two of them secret) and no HTTP or validation shows what that shape costs in the engine and the SDK, apart from",
+    "anything pulumi-mgmt's provider does; SearchIndex now stores 8 outputs (README, SearchIndex). The shaped provider is a closure,",
     "like the baseline's, that carries the outputs as a literal (about 1.4 KB more state per resource than a module reference).",
     "The emulator runs in a process of its own, as in `npm run bench`.",
     "",
