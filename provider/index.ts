@@ -9,6 +9,7 @@ export {
   getSearchIndexesOutput,
   type SearchIndexArgs,
   type SearchIndexInfo,
+  type SearchIndexTokens,
 } from "./resources/searchIndex";
 export { MgmtClient } from "./api/client";
 export { ApiError } from "./api/errors";

@@ -63,6 +63,17 @@ const Inputs = z.object({
 type Inputs = z.infer<typeof Inputs>;
 
 /**
+ * The index's tokens, stored as one secret output rather than two: the engine re-encrypts every
+ * secret in state at each step of an `up` in which a new one appears, so each secret output costs
+ * every resource's step again (docs/benchmarks.md). The class's `token` and `readOnlyToken` read
+ * from it.
+ */
+export interface SearchIndexTokens {
+  token: string;
+  readOnlyToken?: string;
+}
+
+/**
  * What the stack stores of an index: what a program connects with and what `diff` and the
  * identity guard need. The record's other fields (plan limits, creation time, customer) are not
  * stored: the engine rewrites and re-encrypts the whole state after every step, so each stored
@@ -76,18 +87,24 @@ export interface SearchIndexOutputs {
   type: Reported<SearchType>;
   deployedRegion: Reported<SearchRegion>;
   endpoint?: string;
-  token: string;
-  readOnlyToken?: string;
+  /** Secret. */
+  tokens: SearchIndexTokens;
   autoName?: string;
   adopt?: string;
   /** The identity that manages the index (identity.ts); absent in state of older releases. */
   managedBy?: string;
 }
 
+/** Outputs as earlier releases (0.3 and before) stored them: the two tokens apart. */
+type StoredOutputs = SearchIndexOutputs & { token?: string; readOnlyToken?: string };
+
+function tokensOf(token: string, readOnlyToken: string | undefined): SearchIndexTokens {
+  return readOnlyToken === undefined ? { token } : { token, readOnlyToken };
+}
+
 function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt">, managedBy: string): SearchIndexOutputs {
-  const outs: SearchIndexOutputs = { name: record.name, region: inputs.region, type: record.type, deployedRegion: record.region, token: record.token, managedBy };
+  const outs: SearchIndexOutputs = { name: record.name, region: inputs.region, type: record.type, deployedRegion: record.region, tokens: tokensOf(record.token, record.read_only_token), managedBy };
   if (record.endpoint !== undefined) outs.endpoint = record.endpoint;
-  if (record.read_only_token !== undefined) outs.readOnlyToken = record.read_only_token;
   if (inputs.autoName !== undefined) outs.autoName = inputs.autoName;
   if (inputs.adopt !== undefined) outs.adopt = inputs.adopt;
   return outs;
@@ -203,9 +220,12 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return checkWith(Inputs, inputs);
   },
 
-  async diff(_id, olds: SearchIndexOutputs, news: Inputs) {
+  async diff(_id, olds: StoredOutputs, news: Inputs) {
     const replaces = (["region"] as const).filter((k) => olds[k] !== news[k]);
-    const changes = replaces.length > 0 || olds.name !== news.name || olds.type !== news.type;
+    // State of earlier releases holds the tokens as two outputs: an update (no API call) rewrites
+    // them as one, or `index.token` would read nothing.
+    const legacyTokens = olds.tokens === undefined;
+    const changes = replaces.length > 0 || olds.name !== news.name || olds.type !== news.type || legacyTokens;
     return {
       changes,
       replaces,
@@ -239,7 +259,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return { id, props: outs, inputs };
   },
 
-  async update(id, olds: SearchIndexOutputs, news: Inputs) {
+  async update(id, olds: StoredOutputs, news: Inputs) {
     const client = apiClient();
     const label = indexLabel(olds.name, id);
     const guard = (err: unknown): never => {
@@ -253,9 +273,9 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
     if (olds.type !== news.type) await client.setSearchIndexPlan(id, news.type).catch(guard);
     // Rebuilt field by field: state of releases that stored every field sheds the rest here.
-    const outs: SearchIndexOutputs = { name: news.name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, token: olds.token, managedBy: managementIdentity(client.settings) };
+    const tokens = olds.tokens ?? tokensOf(olds.token!, olds.readOnlyToken);
+    const outs: SearchIndexOutputs = { name: news.name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens, managedBy: managementIdentity(client.settings) };
     if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
-    if (olds.readOnlyToken !== undefined) outs.readOnlyToken = olds.readOnlyToken;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
     if (news.autoName !== undefined) outs.autoName = news.autoName;
     return { outs };
@@ -280,10 +300,8 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   declare readonly deployedRegion: pulumi.Output<Reported<SearchRegion>>;
   declare readonly type: pulumi.Output<SearchType>;
   declare readonly endpoint: pulumi.Output<string>;
-  /** Secret. */
-  declare readonly token: pulumi.Output<string>;
-  /** Secret. */
-  declare readonly readOnlyToken: pulumi.Output<string>;
+  /** Secret: both tokens, as stored (one secret output, see SearchIndexTokens). */
+  declare readonly tokens: pulumi.Output<SearchIndexTokens>;
   /** The identity that manages the index: `user@address` of the management API. */
   declare readonly managedBy: pulumi.Output<string>;
 
@@ -293,8 +311,13 @@ export class SearchIndex extends pulumi.dynamic.Resource {
     if (args.adopt !== undefined) props.adopt = args.adopt;
     // Unknown in a preview: a name drawn now would not be the one `up` draws.
     if (args.name === undefined) props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
-    super(providerFor("searchIndex"), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "token", "readOnlyToken"] }, "mgmt", "SearchIndex");
+    super(providerFor("searchIndex"), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "tokens"] }, "mgmt", "SearchIndex");
   }
+
+  /** Secret. (`?.`: under Pulumi's mocks, which echo inputs, `tokens` is undefined.) */
+  get token(): pulumi.Output<string> { return this.tokens.apply((t) => t?.token) as pulumi.Output<string>; }
+  /** Secret. */
+  get readOnlyToken(): pulumi.Output<string> { return this.tokens.apply((t) => t?.readOnlyToken) as pulumi.Output<string>; }
 
   // Read from the service when used (see SearchIndexOutputs); unknown in a preview of a new index.
   get customerId(): pulumi.Output<string> { return this.detail("customerId"); }
@@ -324,7 +347,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   }
 }
 
-type Detail = Exclude<keyof SearchIndexInfo, keyof SearchIndexOutputs | "id" | "throughputVector">;
+type Detail = Exclude<keyof SearchIndexInfo, keyof SearchIndexOutputs | "id" | "throughputVector" | "token" | "readOnlyToken">;
 const DETAILS = new WeakMap<SearchIndex, pulumi.Output<SearchIndexInfo | undefined>>();
 
 async function fetchDetails(id: string): Promise<SearchIndexInfo | undefined> {
@@ -336,7 +359,7 @@ async function fetchDetails(id: string): Promise<SearchIndexInfo | undefined> {
   }
 }
 
-const STORED_PLACEHOLDERS = { deployedRegion: undefined, endpoint: undefined, token: undefined, readOnlyToken: undefined, managedBy: undefined };
+const STORED_PLACEHOLDERS = { deployedRegion: undefined, endpoint: undefined, tokens: undefined, managedBy: undefined };
 
 // -- functions ---------------------------------------------------------------------------------
 

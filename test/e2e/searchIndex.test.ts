@@ -4,7 +4,7 @@
  */
 import { SearchIndex, getSearchIndexOutput, getSearchIndexesOutput } from "../../provider";
 import type { SearchIndexArgs } from "../../provider";
-import { apiCalls, backendContains, exported, isSecret, testEnv, writes, type TestEnv } from "../support/harness";
+import { SECRET_SIG, apiCalls, backendContains, exported, isSecret, testEnv, writes, type ExportedResource, type TestEnv } from "../support/harness";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 
@@ -48,9 +48,9 @@ test("up creates with the right outputs, tokens secret everywhere, and a no-op p
   const [res] = (await exported(s, TYPE)).filter((r) => r.id === orders.id);
   expect(res.outputs).toMatchObject({ name: "orders", type: "free", region: "eu-west-1", deployedRegion: "eu-west-1", endpoint: orders.endpoint });
   // Only what a program connects with and what diff and the identity guard need (issue 13).
-  expect(Object.keys(res.outputs!).sort()).toEqual(["__provider", "deployedRegion", "endpoint", "managedBy", "name", "readOnlyToken", "region", "token", "type"]);
-  expect(isSecret(res.outputs!.token)).toBe(true);
-  expect(isSecret(res.outputs!.readOnlyToken)).toBe(true);
+  // The two tokens are one secret: each secret output is re-encrypted at every step of an `up`.
+  expect(Object.keys(res.outputs!).sort()).toEqual(["__provider", "deployedRegion", "endpoint", "managedBy", "name", "region", "tokens", "type"]);
+  expect(isSecret(res.outputs!.tokens)).toBe(true);
 
   const password = env.emu.users[0].password;
   expect(backendContains(s, [password, ...live.flatMap((i) => [i.token, i.read_only_token!])])).toEqual([]);
@@ -66,6 +66,39 @@ test("up creates with the right outputs, tokens secret everywhere, and a no-op p
   const again = await s.stack.up();
   expect(again.summary.resourceChanges).toEqual({ same: 3 });
   expect(env.emu.requests()).toEqual([]);
+});
+
+test("state that stored the two tokens apart (0.3 and before): the next up rewrites it as one secret, with no API call, and index.token reads on", async () => {
+  const s = await env.stack({
+    program: async () => {
+      const idx = new SearchIndex("idx", { name: "tokens", region: "eu-west-1", type: "free" });
+      return { token: idx.token, readOnlyToken: idx.readOnlyToken };
+    },
+  });
+  await s.stack.up();
+  const [live] = await indexes();
+  const deployment = await s.stack.exportStack();
+  const plaintextSecret = (v: string) => ({ [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) });
+  for (const r of deployment.deployment.resources as ExportedResource[]) {
+    if (r.type !== TYPE) continue;
+    delete r.outputs!.tokens;
+    Object.assign(r.outputs!, { token: plaintextSecret(live.token), readOnlyToken: plaintextSecret(live.read_only_token!) });
+  }
+  await s.stack.importStack(deployment);
+  expect(Object.keys((await exported(s, TYPE))[0].outputs!)).toEqual(expect.arrayContaining(["token", "readOnlyToken"]));
+
+  env.emu.resetLog();
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 1, update: 1 });
+  const up = await s.stack.up();
+  expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
+  expect(env.emu.requests()).toEqual([]);
+  expect(up.outputs.token).toEqual({ value: live.token, secret: true });
+  expect(up.outputs.readOnlyToken).toEqual({ value: live.read_only_token, secret: true });
+  const [res] = await exported(s, TYPE);
+  expect(res.outputs).not.toHaveProperty("token");
+  expect(res.outputs).not.toHaveProperty("readOnlyToken");
+  expect(isSecret(res.outputs!.tokens)).toBe(true);
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
 });
 
 test("plan limits and the other details are read when a program uses them, one GET per index, fresh after a plan change, never stored", async () => {
