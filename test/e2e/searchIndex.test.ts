@@ -4,7 +4,7 @@
  */
 import { SearchIndex, getSearchIndexOutput, getSearchIndexesOutput } from "../../provider";
 import type { SearchIndexArgs } from "../../provider";
-import { SECRET_SIG, apiCalls, backendContains, exported, isSecret, testEnv, writes, type ExportedResource, type TestEnv } from "../support/harness";
+import { apiCalls, backendContains, exported, isSecret, plaintextSecret, testEnv, writes, type ExportedResource, type TestEnv } from "../support/harness";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 
@@ -78,7 +78,6 @@ test("state that stored the two tokens apart (0.3 and before): the next up rewri
   await s.stack.up();
   const [live] = await indexes();
   const deployment = await s.stack.exportStack();
-  const plaintextSecret = (v: string) => ({ [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) });
   for (const r of deployment.deployment.resources as ExportedResource[]) {
     if (r.type !== TYPE) continue;
     delete r.outputs!.tokens;

@@ -94,8 +94,16 @@ export async function exported(s: MgmtStack, type: string): Promise<ExportedReso
   return ((deployment.deployment.resources ?? []) as ExportedResource[]).filter((r) => r.type === type);
 }
 
+/** The value Pulumi's state puts under SECRET_SIG to mark a secret. */
+const SECRET_MARK = "1b47061264138c4ac30d75fd1eb44270";
+
 export function isSecret(value: unknown): boolean {
-  return !!value && typeof value === "object" && (value as Record<string, unknown>)[SECRET_SIG] === "1b47061264138c4ac30d75fd1eb44270";
+  return !!value && typeof value === "object" && (value as Record<string, unknown>)[SECRET_SIG] === SECRET_MARK;
+}
+
+/** A secret as `stack import` accepts it in plain text (the engine encrypts it on import). */
+export function plaintextSecret(value: unknown): Record<string, string> {
+  return { [SECRET_SIG]: SECRET_MARK, plaintext: JSON.stringify(value) };
 }
 
 /** Whether any file of the backend (state, history, backups) holds one of these strings in plain text. */
