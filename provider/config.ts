@@ -51,6 +51,10 @@ const NUMBER_DEFAULTS: Record<NumberSetting, number> = {
 
 export class ConfigError extends UserError {
   override readonly name = "ConfigError";
+  /** The config key the message is about, e.g. "mgmt:baseUrl". */
+  constructor(message: string, readonly setting?: string) {
+    super(message);
+  }
 }
 
 /** A lookup of Pulumi config by full key ("mgmt:baseUrl"). */
@@ -69,7 +73,7 @@ export function resolveSettings(config: ConfigSource = () => undefined, env: Nod
       const n = raw === undefined ? NUMBER_DEFAULTS[name as NumberSetting] : Number(raw);
       if (!Number.isInteger(n) || n < 0) {
         const keys = SETTINGS_KEYS[name];
-        throw new ConfigError(`${keys.config} (or ${keys.env}) must be a whole number of at least 0, got "${raw}"`);
+        throw new ConfigError(`${keys.config} (or ${keys.env}) must be a whole number of at least 0, got "${raw}"`, keys.config);
       }
       (settings as Record<string, number>)[name] = n;
     } else if (raw !== undefined) {
@@ -87,12 +91,13 @@ export function resolveSettings(config: ConfigSource = () => undefined, env: Nod
     }
     if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
       const keys = SETTINGS_KEYS[name];
-      throw new ConfigError(`${keys.config} (or ${keys.env}) must be an http:// or https:// address, got "${url}"`);
+      throw new ConfigError(`${keys.config} (or ${keys.env}) must be an http:// or https:// address, got "${url}"`, keys.config);
     }
   }
   if (settings.regionalMessagingUrl && !settings.regionalMessagingUrl.includes("{region}")) {
     throw new ConfigError(
       `mgmt:regionalMessagingUrl (or MGMT_REGIONAL_MESSAGING_URL) must contain the placeholder {region}, got "${settings.regionalMessagingUrl}"`,
+      "mgmt:regionalMessagingUrl",
     );
   }
   return settings as Settings;
@@ -104,7 +109,51 @@ export function requireSetting<K extends StringSetting>(settings: Settings, name
   if (value === undefined) {
     const keys = SETTINGS_KEYS[name];
     const how = "secret" in keys ? `pulumi config set --secret ${keys.config} ...` : `pulumi config set ${keys.config} ...`;
-    throw new ConfigError(`${keys.config} is not set (needed to ${purpose}): run \`${how}\` or set ${keys.env}`);
+    throw new ConfigError(`${keys.config} is not set (needed to ${purpose}): run \`${how}\` or set ${keys.env}`, keys.config);
   }
   return value;
+}
+
+const KNOWN_KEYS: readonly string[] = Object.values(SETTINGS_KEYS).map((k) => k.config);
+
+/**
+ * A stack config key in the `mgmt:` namespace that is no setting of this package: almost always a
+ * typo (`mgmt:baseurl`), which would otherwise be ignored and end in "mgmt:baseUrl is not set".
+ */
+export function checkSettingKeys(keys: Iterable<string>): void {
+  for (const key of keys) {
+    if (!key.startsWith("mgmt:") || KNOWN_KEYS.includes(key)) continue;
+    const guess = closestKey(key);
+    throw new ConfigError(
+      guess
+        ? `${key} is not a pulumi-mgmt setting: did you mean \`${guess}\`? (run \`pulumi config rm ${key}\` and set ${guess})`
+        : `${key} is not a pulumi-mgmt setting; the settings are ${KNOWN_KEYS.join(", ")}`,
+      key,
+    );
+  }
+}
+
+/**
+ * The known key nearest to a mistyped one: the same letters in another case, or a few edits away
+ * (2, or 3 for names of 8 letters or more: `maxRetry` for `maxRetries`).
+ */
+function closestKey(key: string): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const known of KNOWN_KEYS) {
+    const d = editDistance(known.toLowerCase(), key.toLowerCase());
+    const allowed = known.length - "mgmt:".length >= 8 ? 3 : 2;
+    if (d <= allowed && d < bestDistance) [best, bestDistance] = [known, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
 }

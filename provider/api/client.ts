@@ -186,6 +186,18 @@ export class MgmtClient {
     return this.call("pauseQueue", { params: { queue }, region, token, schema: z.unknown() }).then(() => undefined);
   }
 
+  /**
+   * Throws the ConfigError that a call to each of these APIs would, without sending anything:
+   * `check` runs it so that a preview fails on a missing setting exactly when the `up` would.
+   * `token` stands for a token the resource carries itself (mgmt:messagingToken is then not needed).
+   */
+  assertConfigured(apis: readonly Api[], token?: string): void {
+    for (const api of apis) {
+      this.baseFor(api, api === "regional" ? MESSAGING_REGIONS[0] : undefined);
+      this.authorization(api, token);
+    }
+  }
+
   // -- plumbing --------------------------------------------------------------------------------
 
   private baseFor(api: Api, region?: string): string {

@@ -8,9 +8,13 @@ function hint(api: Api, status: number | undefined, code: string | undefined): s
     return `the service did not answer (${code ?? "network error"}); check ${key} and that the service is reachable`;
   }
   if (status === 401) {
-    return api === "management"
-      ? "check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD)"
-      : "check the messaging token (mgmt:messagingToken, MGMT_MESSAGING_TOKEN or the token given to the resource) and that it belongs to an account in this region";
+    const check =
+      api === "management"
+        ? "check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD)"
+        : "check the messaging token (mgmt:messagingToken, MGMT_MESSAGING_TOKEN or the token given to the resource) and that it belongs to an account in this region";
+    // A plain `refresh` or `destroy` configures providers with the settings recorded at the last
+    // `up`, so a fixed config still fails there: say so, with the way out.
+    return `${check}; if you changed them since the last \`pulumi up\`, a plain \`pulumi refresh\` or \`pulumi destroy\` still uses the ones recorded then: run \`pulumi refresh --run-program\` (or \`pulumi up\`) to use the current config`;
   }
   if (status === 429) return "the service is rate limiting; retries were exhausted, run again later";
   if (status >= 500) return "the service failed; retries were exhausted, run again later";

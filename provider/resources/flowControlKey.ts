@@ -20,7 +20,7 @@ import { apiClient } from "../runtime";
 import { confirmGone } from "./identity";
 import { act, flag, isNewTrigger, keyLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
 import { providerFor } from "./providerRef";
-import { checkWith } from "./validation";
+import { checkWithSettings } from "./validation";
 
 const limit = (unit: string) => z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");
 
@@ -145,7 +145,7 @@ const rethrow = (err: unknown): never => {
 
 export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
-    return checkWith(KeyInputs, news);
+    return checkWithSettings(KeyInputs, news, ["messaging", "regional"], news.token);
   },
 
   // Compares the declared state with the recorded one, which refresh keeps up to date: no call.

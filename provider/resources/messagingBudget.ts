@@ -25,7 +25,7 @@ import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
-import { checkWith, isUnknown } from "./validation";
+import { checkWithSettings, isUnknown } from "./validation";
 import { UserError } from "../userError";
 
 export interface MessagingBudgetArgs {
@@ -113,7 +113,7 @@ function outputsOf(account: MessagingAccountRecord, budgetValue: number, previou
 
 export const provider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
-    const result = checkWith(Inputs, news);
+    const result = checkWithSettings(Inputs, news, ["management"]);
     const conflict = claimAccount(news.resourceName, news.accountId);
     if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
     return result;

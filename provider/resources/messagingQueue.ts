@@ -21,7 +21,7 @@ import { apiClient } from "../runtime";
 import { confirmGone } from "./identity";
 import { act, flag, isNewTrigger, queueLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
 import { providerFor } from "./providerRef";
-import { checkWith } from "./validation";
+import { checkWithSettings } from "./validation";
 
 const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger });
 type QueueInputs = z.output<typeof QueueInputs>;
@@ -84,7 +84,7 @@ const rethrow = (err: unknown): never => {
 
 export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
-    const result = checkWith(QueueInputs, news);
+    const result = checkWithSettings(QueueInputs, news, ["regional"], news.token);
     const failures = [...(result.failures ?? [])];
     if (news.resumeTrigger !== undefined && (news.paused !== undefined || news.parallelism !== undefined)) {
       failures.push({

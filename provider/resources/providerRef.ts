@@ -27,8 +27,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import { runtime } from "@pulumi/pulumi";
-import { resolveSettings } from "../config";
+import { programSettings } from "./programClient";
 import { configure } from "../runtime";
 import { thinProvider } from "./thinProvider";
 
@@ -58,13 +57,13 @@ export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider
 
 /**
  * Malformed settings (an address that is not http(s), a negative timeout, a retry count that is
- * not a number) fail when a resource is declared, so at `preview` too, even where no resource
+ * not a number) and unknown `mgmt:*` keys fail when a resource is declared, so at `preview` too, even where no resource
  * would call the service then. The provider reads the same config and environment. Checked at
  * every declaration, not once per process: an Automation API driver runs many stacks, each with
  * its own config, in one process (a few config lookups each).
  */
 export function checkProgramSettings(): void {
-  resolveSettings((key) => runtime.getConfig(key));
+  programSettings();
 }
 
 /** Which form `providerFor` serializes in this program (for tests and diagnostics). */

@@ -33,7 +33,7 @@ import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
-import { checkWith, isUnknown } from "./validation";
+import { checkWithSettings, isUnknown } from "./validation";
 
 export interface SearchIndexArgs {
   /**
@@ -217,7 +217,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       if (typeof olds?.autoName === "string" && !isUnknown(olds.autoName)) inputs.autoName = olds.autoName;
       inputs.name = inputs.autoName;
     }
-    return checkWith(Inputs, inputs);
+    return checkWithSettings(Inputs, inputs, ["management"]);
   },
 
   async diff(_id, olds: StoredOutputs, news: Inputs) {

@@ -1,5 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import type { Api } from "../api/endpoints";
+import { ConfigError } from "../config";
+import { apiClient } from "../runtime";
 
 /** What the engine passes for a value not known until apply (pulumi/runtime/rpc.ts). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -45,4 +48,27 @@ export function schemaFor(schema: z.ZodObject, unknownKeys: ReadonlySet<string>)
   let partial = bySet.get(key);
   if (!partial) bySet.set(key, (partial = schema.partial(Object.fromEntries([...unknownKeys].map((k) => [k, true])) as never)));
   return partial;
+}
+
+/**
+ * The settings a resource's calls will need but the provider was not given (or were given
+ * malformed), as check failures: a preview would otherwise show "+ create" for an `up` that is
+ * sure to fail. `token` is the resource's own token input, if any (unknown at preview counts as
+ * given).
+ */
+export function settingsFailures(apis: readonly Api[], token?: unknown): pulumi.dynamic.CheckFailure[] {
+  try {
+    apiClient().assertConfigured(apis, token === undefined || token === null ? undefined : String(token));
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return [{ property: err.setting ?? "config", reason: err.message }];
+    throw err;
+  }
+}
+
+/** `checkWith`, plus the settings the resource's calls need. */
+export function checkWithSettings<T extends z.ZodObject>(schema: T, news: Record<string, unknown>, apis: readonly Api[], token?: unknown): pulumi.dynamic.CheckResult {
+  const result = checkWith(schema, news);
+  const failures = [...settingsFailures(apis, token), ...(result.failures ?? [])];
+  return failures.length > 0 ? { inputs: result.inputs, failures } : result;
 }

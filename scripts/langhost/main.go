@@ -138,7 +138,9 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	args = append(args, entry)
 	args = append(args, req.GetArgs()...)
 
-	config, err := json.Marshal(req.GetConfig())
+	// A stack with no config at all has a nil map, which marshals as "null": the SDK's
+	// parseConfig then fails with a TypeError inside the user's first `new Resource`.
+	config, err := json.Marshal(nonNilMap(req.GetConfig()))
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +192,13 @@ func resolveRunScript(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("cannot find @pulumi/pulumi from %s: run 'npm install' there (%v)", dir, err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+func nonNilMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
 }
 
 func nonNil(s []string) []string {

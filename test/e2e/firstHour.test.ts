@@ -4,13 +4,16 @@
  * program whose resources would make no call then.
  */
 import path from "node:path";
-import { testEnv, type TestEnv } from "../support/harness";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { exported, testEnv, type TestEnv } from "../support/harness";
 
 /** A program run by the engine in its own process, as a user's is (test/fixtures/first-hour). */
 const PROGRAM = path.join(__dirname, "../fixtures/first-hour");
 let stacks = 0;
-const scenario = (name: string, mgmt: Record<string, unknown> = {}) =>
-  env.stack({ workDir: PROGRAM, stackName: `first-hour-${process.pid}-${++stacks}`, mgmt: mgmt as never, config: { scenario: { value: name } } });
+const scenario = (name: string, mgmt: Record<string, unknown> = {}, config: ConfigMap = {}) =>
+  env.stack({ workDir: PROGRAM, stackName: `first-hour-${process.pid}-${++stacks}`, mgmt: mgmt as never, config: { scenario: { value: name }, ...config } });
+/** Every setting the harness would give a stack, left out. */
+const noSettings = () => Object.fromEntries(Object.keys(env.mgmt).map((k) => [k, undefined]));
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -59,4 +62,70 @@ test("bad input names the resource and the field, without a stack trace", async 
   const message = await failure(s.stack.preview());
   expect(message).toMatch(/MessagingControls "ops": flowControlKeys\[0\]\.pin\.rate: must be at least 1/);
   expect(message).not.toMatch(STACK_FRAME);
+});
+
+test("a brand-new stack with no config at all: preview and up each say what to set, in one line", async () => {
+  // No `scenario` either: the program runs as a user's first one, with an empty stack config.
+  const s = await env.stack({ workDir: PROGRAM, stackName: `first-hour-${process.pid}-${++stacks}`, mgmt: noSettings() as never });
+  expect(await s.stack.getAllConfig()).toEqual({});
+  env.emu.resetLog();
+  for (const run of [() => s.stack.preview(), () => s.stack.up()]) {
+    const message = await failure(run());
+    expect(message).toMatch(/mgmt:baseUrl is not set \(needed to reach the management API\)/);
+    expect(message).not.toMatch(/TypeError|Cannot convert undefined/);
+    expect(message).not.toMatch(STACK_FRAME);
+  }
+  expect(env.emu.requests()).toEqual([]);
+  expect(await exported(s, "mgmt:index:SearchIndex")).toEqual([]);
+});
+
+describe("a preview fails when the up would: a setting the resource's calls need is missing", () => {
+  test.each([
+    ["index", "baseUrl", /mgmt:baseUrl is not set \(needed to reach the management API\)/],
+    ["index", "username", /mgmt:username is not set \(needed to authenticate to the management API\)/],
+    ["index", "password", /mgmt:password is not set \(needed to authenticate to the management API\): run `pulumi config set --secret mgmt:password \.\.\.`/],
+    ["budget", "password", /mgmt:password is not set/],
+    ["queue", "regionalMessagingUrl", /mgmt:regionalMessagingUrl is not set \(needed to reach the regional messaging API\)/],
+    ["queue", "messagingToken", /mgmt:messagingToken is not set \(needed to authenticate to the messaging API\)/],
+  ])("%s without mgmt:%s", async (name, setting, expected) => {
+    const accountId = env.emu.users[0].accounts[0].id;
+    const s = await scenario(name, { [setting]: undefined }, { accountId: { value: accountId } });
+    env.emu.resetLog();
+    const message = await failure(s.stack.preview());
+    expect(message).toMatch(expected);
+    expect(message).not.toMatch(STACK_FRAME);
+    expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect((await s.stack.exportStack()).deployment.resources ?? []).toEqual([]);
+  });
+});
+
+test("a mistyped mgmt:* key fails at preview with the key it meant", async () => {
+  const s = await scenario("index", { baseUrl: undefined }, { "mgmt:baseurl": { value: env.emu.baseUrl } });
+  env.emu.resetLog();
+  const message = await failure(s.stack.preview());
+  expect(message).toMatch(/mgmt:baseurl is not a pulumi-mgmt setting: did you mean `mgmt:baseUrl`\?/);
+  expect(message).not.toMatch(STACK_FRAME);
+  expect(env.emu.requests()).toEqual([]);
+});
+
+test("a password changed since the last up: a plain refresh says it used the recorded one, and --run-program works", async () => {
+  const s = await scenario("index");
+  await s.stack.up();
+  const oldPassword = env.mgmt.password!;
+  const newPassword = "rotated-by-the-operator";
+  env.emu.emulator.data.users[0].password = newPassword;
+  await s.stack.setConfig("mgmt:password", { value: newPassword, secret: true });
+
+  const message = await failure(s.stack.refresh());
+  expect(message).toMatch(/401/);
+  expect(message).toMatch(/a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: run `pulumi refresh --run-program` \(or `pulumi up`\)/);
+  expect(message).not.toContain(oldPassword);
+  expect(message).not.toContain(newPassword);
+  expect(message).not.toMatch(STACK_FRAME);
+
+  const fixed = await s.stack.refresh({ runProgram: true });
+  expect(fixed.summary.result).toBe("succeeded");
+  await s.stack.up();
+  await s.stack.destroy();
+  expect(env.emu.emulator.data.indexes).toEqual([]);
 });

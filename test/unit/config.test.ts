@@ -1,4 +1,4 @@
-import { ConfigError, requireSetting, resolveSettings } from "../../provider/config";
+import { checkSettingKeys, ConfigError, requireSetting, resolveSettings } from "../../provider/config";
 import { fillRoute } from "../../provider/api/endpoints";
 import { ApiError, serviceMessageOf } from "../../provider/api/errors";
 
@@ -27,6 +27,22 @@ describe("settings", () => {
   });
 });
 
+describe("unknown mgmt:* keys", () => {
+  test.each([
+    ["mgmt:baseurl", "mgmt:baseUrl"],
+    ["mgmt:BASEURL", "mgmt:baseUrl"],
+    ["mgmt:pasword", "mgmt:password"],
+    ["mgmt:maxRetry", "mgmt:maxRetries"],
+  ])("%s: did you mean %s?", (typo, meant) => {
+    expect(() => checkSettingKeys(["mgmt:username", typo])).toThrow(`${typo} is not a pulumi-mgmt setting: did you mean \`${meant}\`?`);
+  });
+
+  test("a key like no setting lists the settings; other namespaces and known keys pass", () => {
+    expect(() => checkSettingKeys(["mgmt:colour"])).toThrow(/mgmt:colour is not a pulumi-mgmt setting; the settings are mgmt:baseUrl, mgmt:username, /);
+    expect(() => checkSettingKeys(["aws:region", "myproject:baseurl", "mgmt:baseUrl", "mgmt:movedFrom"])).not.toThrow();
+  });
+});
+
 describe("paths and errors", () => {
   test("every parameter is one percent-encoded segment", () => {
     expect(fillRoute("/v2/flowControl/:key/pause", { key: "a/b c" })).toBe("/v2/flowControl/a%2Fb%20c/pause");
@@ -43,7 +59,9 @@ describe("paths and errors", () => {
 
   test("messages carry method, path, status and advice", () => {
     expect(new ApiError("GET", "/v2/search", "management", 401, "unauthorized").message).toBe(
-      "GET /v2/search failed: 401: unauthorized (check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD))",
+      "GET /v2/search failed: 401: unauthorized (check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD); " +
+        "if you changed them since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: " +
+        "run `pulumi refresh --run-program` (or `pulumi up`) to use the current config)",
     );
     const lost = new ApiError("POST", "/v2/search", "management", undefined, undefined, "ECONNRESET");
     expect(lost.isAmbiguous).toBe(true);
