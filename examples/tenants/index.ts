@@ -6,9 +6,9 @@
 //                    [--retries 2] [--destroy] [--recover] [--stats]
 //
 // The service: MGMT_BASE_URL, MGMT_USERNAME, MGMT_PASSWORD, MGMT_MESSAGING_URL,
-// MGMT_REGIONAL_MESSAGING_URL, MGMT_MESSAGING_TOKEN (for a local try, `npx mgmt-emulator` prints
-// them). State: --backend, else PULUMI_BACKEND_URL, else ./.pulumi-state; its secrets need
-// PULUMI_CONFIG_PASSPHRASE (or _FILE).
+// MGMT_REGIONAL_MESSAGING_URL, MGMT_MESSAGING_TOKEN (for a local try, `npx mgmt-emulator --env`
+// prints them as shell exports). State: --backend, else PULUMI_BACKEND_URL, else ./.pulumi-state;
+// its secrets need PULUMI_CONFIG_PASSPHRASE (or _FILE).
 import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -25,7 +25,7 @@ function usage(message: string): never {
 function serviceFromEnv(): MgmtConfig {
   const env = process.env;
   const missing = ["MGMT_BASE_URL", "MGMT_USERNAME", "MGMT_PASSWORD", "MGMT_MESSAGING_URL", "MGMT_REGIONAL_MESSAGING_URL", "MGMT_MESSAGING_TOKEN"].filter((k) => !env[k]);
-  if (missing.length > 0) usage(`set ${missing.join(", ")} (the service to provision on; for a local try, \`npx mgmt-emulator\` prints them)`);
+  if (missing.length > 0) usage(`set ${missing.join(", ")} (the service to provision on; for a local try, \`npx mgmt-emulator --env\` prints them as shell exports)`);
   return {
     baseUrl: env.MGMT_BASE_URL,
     username: env.MGMT_USERNAME,
