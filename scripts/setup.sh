@@ -7,31 +7,48 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 [ -d node_modules/@pulumi/pulumi ] || { echo "[setup] dependencies missing: run 'npm ci' first" >&2; exit 1; }
 
+# Each step is skipped when the content hash of its inputs (scripts/source-hash.js) matches the
+# stamp its last success left: unchanged sources cost no recompile, repack or type-check.
+stamps=node_modules/.cache/pulumi-mgmt
+mkdir -p "$stamps"
 if [ "${1:-}" = "--typecheck" ]; then
-  echo "[setup] type-checking" >&2
-  npx --no-install tsc -p tsconfig.json --noEmit
+  # Not in dist/: the compile below empties dist/.
+  typecheck_hash=$(node scripts/source-hash.js --typecheck)
+  if [ "$(cat "$stamps/typechecked" 2>/dev/null)" = "$typecheck_hash" ]; then
+    echo "[setup] type-check is up to date" >&2
+  else
+    echo "[setup] type-checking" >&2
+    npx --no-install tsc -p tsconfig.json --noEmit
+    echo "$typecheck_hash" > "$stamps/typechecked"
+  fi
 fi
-echo "[setup] compiling TypeScript to dist/" >&2
-rm -rf dist
-npx --no-install tsc -p tsconfig.build.json
-chmod +x dist/emulator/cli.js dist/provider/cli/recover.js 2>/dev/null || true
-touch dist/.built   # Jest's global setup compares this with the sources
 
-# Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
-# as a user's program does, and the dynamic provider loads its code by that name at run time. It
-# is installed from `npm pack`, not linked: only a package whose real path runs through
-# node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/providerRef.ts).
-packdir=$(mktemp -d)
-tarball=$(npm pack --silent --pack-destination "$packdir" 2>/dev/null | tail -n 1)
-rm -rf node_modules/pulumi-mgmt
-mkdir -p node_modules/pulumi-mgmt
-tar -xzf "$packdir/$tarball" -C node_modules/pulumi-mgmt --strip-components=1
-# The version matrix (test/matrix) installs this same tarball into users' projects.
-mkdir -p node_modules/.cache/pulumi-mgmt
-mv "$packdir/$tarball" node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz
-rm -rf "$packdir"
+if node scripts/source-hash.js --is-built; then   # the check Jest's global setup makes too
+  echo "[setup] dist/ is up to date" >&2
+else
+  build_hash=$(node scripts/source-hash.js)
+  echo "[setup] compiling TypeScript to dist/" >&2
+  rm -rf dist
+  npx --no-install tsc -p tsconfig.build.json
+  chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js 2>/dev/null || true
+
+  # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
+  # as a user's program does, and the dynamic provider loads its code by that name at run time. It
+  # is installed from `npm pack`, not linked: only a package whose real path runs through
+  # node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/providerRef.ts).
+  packdir=$(mktemp -d)
+  tarball=$(npm pack --silent --pack-destination "$packdir" 2>/dev/null | tail -n 1)
+  rm -rf node_modules/pulumi-mgmt
+  mkdir -p node_modules/pulumi-mgmt
+  tar -xzf "$packdir/$tarball" -C node_modules/pulumi-mgmt --strip-components=1
+  # The version matrix (test/matrix) installs this same tarball into users' projects.
+  mv "$packdir/$tarball" "$stamps/pulumi-mgmt.tgz"
+  rm -rf "$packdir"
+  # Last, and the hash from before the compile: a failed step or a source edited meanwhile
+  # means the next run builds again. Jest's global setup reads this too.
+  echo "$build_hash" > dist/.built
+fi
 
 bin=$(bash scripts/ensure-pulumi.sh | tail -n 1)
-mkdir -p node_modules/.cache/pulumi-mgmt
-echo "$bin" > node_modules/.cache/pulumi-mgmt/cli-dir
+echo "$bin" > "$stamps/cli-dir"
 echo "[setup] Pulumi CLI: $bin ($("$bin/pulumi" version))" >&2
