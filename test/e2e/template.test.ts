@@ -1,11 +1,11 @@
 /**
- * The Pulumi template (examples/new-project) as `pulumi new` uses it: config given on the command
- * line where a user answers prompts, the password and the token stored as secrets, and the
- * generated project previewed, applied and destroyed against the emulator. The template's
- * `pulumi-mgmt` dependency points at this package's tarball (it is not on the npm registry here).
+ * The Pulumi template (examples/new-project) as a user gets it: written out of the packed tarball by
+ * `mgmt-template`, then `pulumi new` with config given on the command line where a user answers
+ * prompts, the password and the token stored as secrets, and the generated project previewed,
+ * applied and destroyed against the emulator. Nothing is edited by hand between the steps.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -24,12 +24,18 @@ afterAll(async () => {
   await env.cleanup();
 });
 
-test("pulumi new from the template: prompts answered, secrets kept secret, and the project runs", async () => {
-  const template = path.join(dir, "template");
-  cpSync(path.join(PACKAGE_ROOT, "examples/new-project"), template, { recursive: true });
+test("the template as the README says: written from a packed tarball by mgmt-template, then pulumi new; prompts answered, secrets kept secret, and the project runs", async () => {
+  // What a user who was handed the tarball does (README "Starting a new project from the template").
+  const tarball = "pulumi-mgmt-0.1.0.tgz";
+  cpSync(path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz"), path.join(dir, tarball));
+  await run("tar", ["-xzf", tarball, "package/dist", "package/examples", "package/package.json"], { cwd: dir });
+  await run("node", ["package/dist/provider/cli/template.js", "--package", tarball, "./mgmt-template"], { cwd: dir });
+  const template = path.join(dir, "mgmt-template");
   const manifest = JSON.parse(readFileSync(path.join(template, "package.json"), "utf8"));
-  manifest.dependencies["pulumi-mgmt"] = `file:${path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz")}`;
-  writeFileSync(path.join(template, "package.json"), JSON.stringify(manifest, null, 2));
+  expect(manifest.dependencies["pulumi-mgmt"]).toBe(`file:${path.join(dir, tarball)}`);
+  // Without --package the template asks the registry for this release line.
+  await run("node", ["package/dist/provider/cli/template.js", "./registry-template"], { cwd: dir });
+  expect(JSON.parse(readFileSync(path.join(dir, "registry-template/package.json"), "utf8")).dependencies["pulumi-mgmt"]).toBe("^0.1.0");
 
   const alice = env.emu.users[0];
   const token = alice.accounts[0].token;

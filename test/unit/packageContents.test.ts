@@ -1,21 +1,32 @@
 /**
  * The npm package carries what a user's project needs at run time and nothing else: the compiled
  * provider and emulator (with types), the CLI bootstrap script with its fallback language host,
- * the README and the manifest. No sources, tests, benchmarks, examples or source maps.
+ * the README, the LICENSE and the manifest. No sources, tests, benchmarks, examples or source maps.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { PACKAGE_ROOT } from "../../provider/automation";
 
 test("npm pack contains only what a user needs", () => {
   const [pack] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
   const files: string[] = pack.files.map((f: { path: string }) => f.path);
-  const allowed = [/^package\.json$/, /^README\.md$/, /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/, /^scripts\/ensure-pulumi\.sh$/, /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/];
+  const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/, /^scripts\/ensure-pulumi\.sh$/, /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/, /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/];
   expect(files.filter((f) => !allowed.some((a) => a.test(f)))).toEqual([]);
   // What state and programs load by name must be there.
-  for (const must of ["dist/provider/index.js", "dist/provider/automation.js", "dist/emulator/index.js", "dist/emulator/cli.js", "dist/provider/providers/searchIndex.js", "dist/provider/providers/messagingQueue.js", "dist/provider/runtime.js", "dist/provider/resources/messagingControls.js"]) {
+  for (const must of ["LICENSE", "dist/provider/cli/template.js", "examples/new-project/Pulumi.yaml", "dist/provider/index.js", "dist/provider/automation.js", "dist/emulator/index.js", "dist/emulator/cli.js", "dist/provider/providers/searchIndex.js", "dist/provider/providers/messagingQueue.js", "dist/provider/runtime.js", "dist/provider/resources/messagingControls.js"]) {
     expect(files).toContain(must);
   }
   expect(pack.size).toBeLessThan(150_000);
+});
+
+test("the package carries the license its manifest names", () => {
+  // package.json says Apache-2.0; the license requires its text to go with every copy.
+  const manifest = JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, "utf8"));
+  expect(manifest.license).toBe("Apache-2.0");
+  const text = readFileSync(`${PACKAGE_ROOT}/LICENSE`, "utf8");
+  expect(text).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004\s/);
+  expect(text).toContain("TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION");
+  expect(text).toContain("END OF TERMS AND CONDITIONS");
 });
 
 test("a project compiled with moduleResolution \"node\" (Pulumi's TypeScript template) finds the types of pulumi-mgmt/automation", () => {
