@@ -11,6 +11,11 @@ export const FaultRule = z.object({
   path: z.string().optional(),
   /** Answer this status with `{"error": "injected fault"}` instead of processing the request. */
   status: z.number().int().min(100).max(599).optional(),
+  /**
+   * With `status`: the error text repeats the request's Authorization header and, for Basic, the
+   * decoded user and password, as a careless service or proxy might (the client must redact it).
+   */
+  echoAuthorization: z.boolean().optional(),
   /** Seconds for a `Retry-After` header on the injected answer. */
   retryAfter: z.number().int().min(0).optional(),
   /** Wait this long before doing anything else (use beyond the client timeout for a timeout). */

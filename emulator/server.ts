@@ -107,7 +107,7 @@ export class Emulator {
       if (fault?.status) {
         (req as FaultedRequest).fault = `status ${fault.status}`;
         if (fault.retryAfter !== undefined) reply.header("retry-after", String(fault.retryAfter));
-        return reply.status(fault.status).send({ error: "injected fault" });
+        return reply.status(fault.status).send({ error: fault.echoAuthorization ? `injected fault; ${echoedAuthorization(req.headers.authorization)}` : "injected fault" });
       }
       if (this.controls.overRateLimit()) {
         (req as FaultedRequest).fault = "rate limit";
@@ -283,4 +283,12 @@ function drop(req: FastifyRequest, reply: FastifyReply): void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What a careless service prints of a request's credentials (FaultRule.echoAuthorization). */
+function echoedAuthorization(header: string | undefined): string {
+  if (!header) return "no Authorization header";
+  const [scheme, value = ""] = header.split(" ");
+  const decoded = scheme === "Basic" ? ` (user and password: ${Buffer.from(value, "base64").toString("utf8")})` : "";
+  return `request had Authorization: ${header}${decoded}; token ${value}`;
 }

@@ -12,7 +12,7 @@ import { Dispatcher, Pool, interceptors } from "undici";
 import { z } from "zod";
 import { requireSetting, resolveSettings, type Settings } from "../config";
 import { ENDPOINTS, fillRoute, type Api, type EndpointName, type RetryClass } from "./endpoints";
-import { ApiError, serviceMessageOf } from "./errors";
+import { ApiError, redactCredentials, serviceMessageOf } from "./errors";
 import {
   CreateSearchIndexBody,
   FlowControlInfo,
@@ -219,6 +219,14 @@ export class MgmtClient {
     return `Bearer ${bearer}`;
   }
 
+  /** Every form in which a credential of this client can appear in an echo of its request. */
+  private credentialsSent(authorization: string): string[] {
+    const value = authorization.replace(/^(Basic|Bearer)\s+/i, "");
+    const s = this.settings;
+    const decoded = authorization.startsWith("Basic ") ? Buffer.from(value, "base64").toString("utf8") : undefined;
+    return [value, decoded, s.password, s.username && s.password ? `${s.username}:${s.password}` : undefined, s.messagingToken].filter((v): v is string => !!v);
+  }
+
   private async call<T>(name: EndpointName, options: CallOptions<T>): Promise<T> {
     const endpoint = ENDPOINTS[name];
     const base = new URL(this.baseFor(endpoint.api, options.region));
@@ -276,7 +284,10 @@ export class MgmtClient {
     }
     const status = response.statusCode;
     if (status < 200 || status >= 300) {
-      throw new ApiError(endpoint.method, route, endpoint.api, status, serviceMessageOf(json, text));
+      // Redacted before the excerpt is cut (a cut could leave part of a credential) and after.
+      const sent = this.credentialsSent(headers.authorization);
+      const said = serviceMessageOf(json, redactCredentials(text, sent));
+      throw new ApiError(endpoint.method, route, endpoint.api, status, said === undefined ? undefined : redactCredentials(said, sent));
     }
     const parsed = options.schema.safeParse(json);
     if (!parsed.success) {

@@ -56,6 +56,23 @@ export class ApiError extends UserError {
   }
 }
 
+const REDACTED = "[redacted]";
+
+/**
+ * Service text is untrusted: a proxy or a careless error page may echo the request, headers
+ * included. Removes every credential the client sent (`secrets`: the password, the Basic value
+ * and its decoded form, bearer tokens) and any Basic or Bearer header value, before the text can
+ * reach a message, a log or the engine's output.
+ */
+export function redactCredentials(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  // Longest first, so that "user:password" goes whole before "password" alone.
+  for (const secret of [...new Set(secrets)].filter((s): s is string => !!s && s.length >= 4).sort((a, b) => b.length - a.length)) {
+    out = out.split(secret).join(REDACTED);
+  }
+  return out.replace(/\b(Basic|Bearer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, `$1$2${REDACTED}`);
+}
+
 /** Reads `{"error": "..."}`, a bare JSON string, or falls back to a short excerpt of the text. */
 export function serviceMessageOf(body: unknown, text: string): string | undefined {
   if (typeof body === "string") return body;

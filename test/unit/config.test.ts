@@ -1,6 +1,6 @@
 import { checkSettingKeys, ConfigError, requireSetting, resolveSettings } from "../../provider/config";
 import { fillRoute } from "../../provider/api/endpoints";
-import { ApiError, serviceMessageOf } from "../../provider/api/errors";
+import { ApiError, redactCredentials, serviceMessageOf } from "../../provider/api/errors";
 
 describe("settings", () => {
   test("Pulumi config wins over the environment; defaults fill the rest", () => {
@@ -55,6 +55,15 @@ describe("paths and errors", () => {
     expect(serviceMessageOf("plain", '"plain"')).toBe("plain");
     expect(serviceMessageOf(undefined, "<html>bad gateway</html>")).toBe("<html>bad gateway</html>");
     expect(serviceMessageOf(undefined, "")).toBeUndefined();
+  });
+
+  test("credentials the client sent are taken out of the service's text, and so is any Basic or Bearer value", () => {
+    const basic = Buffer.from("alice:s3cret-pw").toString("base64");
+    const said = `denied: Authorization: Basic ${basic} (alice:s3cret-pw), password s3cret-pw, also Bearer tok_abc.123 and bearer other-token`;
+    const out = redactCredentials(said, [basic, "alice:s3cret-pw", "s3cret-pw", "tok_abc.123"]);
+    expect(out).toBe("denied: Authorization: Basic [redacted] ([redacted]), password [redacted], also Bearer [redacted] and bearer [redacted]");
+    // Short strings are not treated as secrets: they would shred ordinary text.
+    expect(redactCredentials("a b c", ["a", ""])).toBe("a b c");
   });
 
   test("messages carry method, path, status and advice", () => {
