@@ -48,7 +48,7 @@ interface Run {
 }
 
 /** The driver as a process: non-TTY output, the service from MGMT_*, state in PostgreSQL. */
-function driver(args: string[], workDir = path.join(work, "stacks")): Run {
+function driver(args: string[], workDir = path.join(work, "stacks"), extraEnv: Record<string, string> = {}): Run {
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "index.ts", "--backend", pg.url, "--work-dir", workDir, ...args], {
     cwd: EXAMPLE,
     env: {
@@ -61,6 +61,7 @@ function driver(args: string[], workDir = path.join(work, "stacks")): Run {
       MGMT_MESSAGING_URL: env.mgmt.messagingUrl as string,
       MGMT_REGIONAL_MESSAGING_URL: env.mgmt.regionalMessagingUrl as string,
       MGMT_MESSAGING_TOKEN: token,
+      ...extraEnv,
     },
   });
   const run: Run = { code: null, out: "", process: child, done: Promise.resolve() };
@@ -129,10 +130,19 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   const changed = tenantsFile("one", [{ id: "t01", rate: 20 }]);
   env.emu.resetLog();
   env.emu.addFault({ method: "POST", path: "/flowControl/key-t01/pin$", hold: true });
-  const holder = driver(["--tenants", changed]);
+  // The holder waits at the gate for as long as the test needs: with the default 10 s timeout its
+  // client gave up on the held pin and resent it (an idempotent call), the resend went through,
+  // and a slow rival then found the lock free and a stack with nothing to do (issue 28).
+  const holder = driver(["--tenants", changed], undefined, { MGMT_TIMEOUT_MS: "600000", MGMT_TOTAL_TIMEOUT_MS: "900000" });
   await env.emu.emulator.controls.heldRequests(1);
   const rival = await finished(driver(["--tenants", changed], path.join(work, "other-operator")));
+  // The holder was inside its update all the while: still running, its pin still held (a held
+  // request is logged only once answered or abandoned), and the rival wrote nothing.
+  expect(holder.code).toBeNull();
+  expect(account.keys["key-t01"].pinned?.rate).toBe(10);
+  expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
   expect(rival.code).toBe(1);
+  expect(rival.out).toMatch(/^t01\s+failed\s/m);
   expect(rival.out).toMatch(/t01: another update of this stack is in progress \(Pulumi's lock\)/);
   expect(rival.out).not.toMatch(/attempts/); // never retried
   env.emu.emulator.controls.openGate();
