@@ -1,16 +1,20 @@
 /**
  * FlowControlKey: how one flow control key should be, converged by `up`.
  *
- * - `paused`: true pauses the key (endpoint 8); false lifts a pause (assumed resume).
+ * - `paused`: true pauses the key (endpoint 8); false lifts a pause (assumed resume); left out,
+ *   the pause is not this stack's business: an operator's incident pause stays.
  * - `pin`: limits pinned through the API (contract "Additions"), which win over the settings
  *   carried by messages. Pinning resets the key's rate counters, so a pin is sent only for parts
- *   whose value changed, and parts removed from `pin` are unpinned.
+ *   whose value changed. A part removed from `pin` is given back as it was found (unpinned, or
+ *   pinned again at the value found); a part this stack never pinned is left alone.
  * - `resetRateTrigger`: a value the key has not seen yet resets its rate once (endpoint 7).
  *
  * Refresh reads the key (endpoint 6). Where the service reports `isPaused`, `isPinned*` and the
  * limits, they are recorded, so the next preview shows the change back to the declared state;
  * where it reports only `flowControlKey` and `waitListSize`, only the wait list is refreshed.
- * Destroy lifts the pause and unpins what this stack pinned (a pin found in place is left).
+ * Destroy gives back what this stack changed, and only while its own value is still in place
+ * (read first): a pause it set is lifted, a pause it lifted is set again, a part it pinned goes
+ * back to the value found (or is unpinned). A pause or pin someone else set is never touched.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -42,7 +46,7 @@ const KeyInputs = z.object({
   region,
   token,
   key: flowControlKey,
-  paused: flag.default(false),
+  paused: flag.optional(),
   resetRateTrigger: trigger,
   pin: PinSpec.optional(),
 });
@@ -51,14 +55,24 @@ type KeyInputs = z.output<typeof KeyInputs>;
 /** Which parts a pin covers: `rate` covers rate and period. */
 type PinPart = "parallelism" | "rate";
 
-interface KeyOutputs extends KeyInputs {
+/** What this stack changed of the key, and what it found there: destroy gives back only this. */
+interface KeyProvenance {
+  /** The stack paused a running key. */
+  pausedByStack?: boolean;
+  /** The stack lifted a pause it found. */
+  liftedByStack?: boolean;
+  /** The values the stack pinned, by part. */
+  pinnedByStack?: Partial<Pin>;
+  /** The pin as found before the stack first pinned a part: what a removed part goes back to. */
+  foundPin?: Partial<Pin>;
+}
+
+interface KeyOutputs extends KeyInputs, KeyProvenance {
   waitListSize: number;
   /** Fingerprint of the token (so: the account) this resource acted with (identity.ts). */
   managedBy?: string;
   /** The last `resetRateTrigger` value acted on. */
   lastResetTrigger?: string | number;
-  /** Parts this stack pinned, which destroy unpins. */
-  pinnedByStack?: PinPart[];
 }
 
 function readKey(client: MgmtClient, inputs: { key: string; region: MessagingRegion; token?: string }): Promise<FlowControlInfo> {
@@ -92,51 +106,99 @@ function observedPin(info: FlowControlInfo, recorded: Pin | undefined): Pin | un
   return Object.keys(pin).length > 0 ? (pin as Pin) : undefined;
 }
 
-/** What a pin request must carry to go from `current` to `wanted`: only the values that differ. */
-function pinDelta(current: Pin | undefined, wanted: Pin | undefined): PinQuery {
-  const delta: PinQuery = {};
-  for (const part of ["parallelism", "rate", "period"] as const) {
-    if (wanted?.[part] !== undefined && wanted[part] !== current?.[part]) delta[part] = wanted[part];
-  }
-  return delta;
-}
+const PARTS: Record<PinPart, (keyof Pin)[]> = { parallelism: ["parallelism"], rate: ["rate", "period"] };
+const partsOf = (pin: Partial<Pin> | undefined): PinPart[] => (["parallelism", "rate"] as const).filter((p) => pin?.[p] !== undefined);
+const pick = (pin: Partial<Pin> | undefined, part: PinPart): Partial<Pin> => withoutUndefined(Object.fromEntries(PARTS[part].map((k) => [k, pin?.[k]])));
+const samePart = (a: Partial<Pin> | undefined, b: Partial<Pin> | undefined, part: PinPart) => PARTS[part].every((k) => a?.[k] === b?.[k]);
+/** No pin call is due: every declared part is in place, and no part this stack pinned was undeclared. */
+const pinSettled = (olds: KeyOutputs, wanted: Pin | undefined) =>
+  (["parallelism", "rate"] as const).every((p) => (wanted?.[p] !== undefined ? samePart(olds.pin, pick(wanted, p), p) : !partsOf(olds.pinnedByStack).includes(p)));
 
-/** Parts pinned in `current` that `wanted` no longer declares. */
-function unpinDelta(current: Pin | undefined, wanted: Pin | undefined): { parallelism?: boolean; rate?: boolean } {
-  return withoutUndefined({
-    parallelism: current?.parallelism !== undefined && wanted?.parallelism === undefined ? true : undefined,
-    rate: current?.rate !== undefined && wanted?.rate === undefined ? true : undefined,
-  });
+interface KeyNow {
+  paused?: boolean;
+  pin?: Pin;
 }
-
-const partsOf = (q: object): PinPart[] => {
-  const keys = Object.keys(q);
-  return (["parallelism", "rate"] as const).filter((p) => keys.includes(p) || (p === "rate" && keys.includes("period")));
-};
-const samePin = (a: Pin | undefined, b: Pin | undefined) => Object.keys(pinDelta(a, b)).length === 0 && Object.keys(unpinDelta(a, b)).length === 0;
 
 /**
- * Brings the key from `current` (what the service has) to `inputs`: pause or lift, pin or unpin
- * only what differs, then a rate reset on a new trigger. Returns the parts this stack now pins.
+ * Gives back one pin part this stack set, if its value is still in place: the value found before
+ * (pinned again) or no pin (unpinned). Someone else's later value is left.
  */
-async function converge(client: MgmtClient, inputs: KeyInputs, current: { paused?: boolean; pin?: Pin; pinnedByStack?: PinPart[]; lastResetTrigger?: string | number }, onError: (err: unknown) => never) {
+async function giveBackPart(client: MgmtClient, target: KeyTarget, now: KeyNow, prov: KeyProvenance, part: PinPart): Promise<void> {
+  if (!samePart(now.pin, prov.pinnedByStack, part)) return;
+  const found = pick(prov.foundPin, part);
+  const label = keyLabel(target.key);
+  if (Object.keys(found).length > 0) await act(label, "pin back", target, () => client.pinFlowControl(target.region, target.key, found as PinQuery, target.token));
+  else await act(label, "unpin", target, () => client.unpinFlowControl(target.region, target.key, { [part]: true }, target.token));
+}
+
+/** Gives back a pause state this stack changed, if its own state is still in place. */
+async function giveBackPause(client: MgmtClient, target: KeyTarget, now: KeyNow, prov: KeyProvenance): Promise<void> {
+  const label = keyLabel(target.key);
+  if (prov.pausedByStack && now.paused === true) await act(label, "lift the pause of", target, () => client.resumeFlowControl(target.region, target.key, target.token));
+  if (prov.liftedByStack && now.paused === false) await act(label, "pause", target, () => client.pauseFlowControl(target.region, target.key, target.token));
+}
+
+type KeyTarget = Pick<KeyInputs, "key" | "region" | "token">;
+
+/**
+ * Brings the key from `now` (what the service has) to `inputs`, acting only on what `inputs`
+ * declares, and on what this stack set earlier and no longer declares (given back). Returns the
+ * provenance to record and the pause state afterwards.
+ */
+async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prior: KeyProvenance & { lastResetTrigger?: string | number }, onError: (err: unknown) => never) {
   const label = keyLabel(inputs.key);
   const t = inputs.token;
-  if (inputs.paused && current.paused !== true) await act(label, "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, t)).catch(onError);
-  if (!inputs.paused && current.paused === true) await act(label, "lift the pause of", inputs, () => client.resumeFlowControl(inputs.region, inputs.key, t)).catch(onError);
-  const unpin = unpinDelta(current.pin, inputs.pin);
-  if (Object.keys(unpin).length > 0) await act(label, "unpin", inputs, () => client.unpinFlowControl(inputs.region, inputs.key, unpin, t)).catch(onError);
-  const pin = pinDelta(current.pin, inputs.pin);
-  if (Object.keys(pin).length > 0) await act(label, "pin", inputs, () => client.pinFlowControl(inputs.region, inputs.key, pin, t)).catch(onError);
-  const declared = partsOf(inputs.pin ?? {});
-  const pinnedByStack = [...new Set([...(current.pinnedByStack ?? []).filter((p) => declared.includes(p)), ...partsOf(pin)])];
+  const prov: KeyProvenance = { ...prior, pinnedByStack: { ...prior.pinnedByStack } };
+  let paused = now.paused;
+  if (inputs.paused === true && now.paused !== true) {
+    await act(label, "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, t)).catch(onError);
+    if (prov.liftedByStack) prov.liftedByStack = undefined;
+    else prov.pausedByStack = true;
+    paused = true;
+  } else if (inputs.paused === false && now.paused === true) {
+    await act(label, "lift the pause of", inputs, () => client.resumeFlowControl(inputs.region, inputs.key, t)).catch(onError);
+    if (prov.pausedByStack) prov.pausedByStack = undefined;
+    else prov.liftedByStack = true;
+    paused = false;
+  } else if (inputs.paused === undefined && (prov.pausedByStack || prov.liftedByStack)) {
+    await giveBackPause(client, inputs, now, prov).catch(onError);
+    if (prov.pausedByStack && now.paused === true) paused = false;
+    if (prov.liftedByStack && now.paused === false) paused = true;
+    prov.pausedByStack = prov.liftedByStack = undefined;
+  }
 
-  let lastResetTrigger = current.lastResetTrigger;
+  const pin: PinQuery = {};
+  for (const part of ["parallelism", "rate"] as const) {
+    const wanted = pick(inputs.pin, part);
+    if (Object.keys(wanted).length > 0) {
+      if (samePart(now.pin, wanted, part)) continue;
+      // The first time this stack pins a part, what was there is what it gives back later.
+      if (prov.pinnedByStack![part] === undefined) prov.foundPin = withoutUndefined({ ...prov.foundPin, ...pick(now.pin, part) });
+      Object.assign(pin, wanted);
+      Object.assign(prov.pinnedByStack!, wanted);
+    } else if (partsOf(prov.pinnedByStack).includes(part)) {
+      await giveBackPart(client, inputs, now, prov, part).catch(onError);
+      for (const k of PARTS[part]) {
+        delete prov.pinnedByStack![k];
+        if (prov.foundPin) delete prov.foundPin[k];
+      }
+    }
+  }
+  if (Object.keys(pin).length > 0) await act(label, "pin", inputs, () => client.pinFlowControl(inputs.region, inputs.key, pin, t)).catch(onError);
+
+  let lastResetTrigger = prior.lastResetTrigger;
   if (isNewTrigger(inputs.resetRateTrigger, lastResetTrigger)) {
     await act(label, "reset the rate of", inputs, () => client.resetRate(inputs.region, inputs.key, t)).catch(onError);
     lastResetTrigger = inputs.resetRateTrigger;
   }
-  return { pinnedByStack: pinnedByStack.length > 0 ? pinnedByStack : undefined, lastResetTrigger };
+  return {
+    paused,
+    lastResetTrigger,
+    pausedByStack: prov.pausedByStack,
+    liftedByStack: prov.liftedByStack,
+    pinnedByStack: partsOf(prov.pinnedByStack).length > 0 ? prov.pinnedByStack : undefined,
+    foundPin: prov.foundPin && Object.keys(prov.foundPin).length > 0 ? prov.foundPin : undefined,
+  };
 }
 
 const rethrow = (err: unknown): never => {
@@ -153,8 +215,10 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     const replaces = (["key", "region"] as const).filter((k) => olds[k] !== news[k]);
     const changes =
       replaces.length > 0 ||
-      olds.paused !== news.paused ||
-      !samePin(olds.pin, news.pin) ||
+      (news.paused !== undefined && olds.paused !== news.paused) ||
+      // A value this stack set that is no longer declared goes back to what was found.
+      (news.paused === undefined && (olds.pausedByStack === true || olds.liftedByStack === true)) ||
+      !pinSettled(olds, news.pin) ||
       isNewTrigger(news.resetRateTrigger, olds.lastResetTrigger) ||
       olds.token !== news.token;
     return { changes, replaces, deleteBeforeReplace: true };
@@ -164,8 +228,8 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     const inputs = KeyInputs.parse(news);
     const client = apiClient();
     const info = await readKey(client, inputs);
-    // What is already in place is not sent again: a pin found in place is not this stack's.
-    const done = await converge(client, inputs, { paused: info.isPaused, pin: observedPin(info, undefined) }, rethrow);
+    // What is already in place is not sent again, and is not this stack's: only what it changes is.
+    const done = await converge(client, inputs, { paused: info.isPaused, pin: observedPin(info, undefined) }, {}, rethrow);
     return {
       id: `${inputs.region}/${inputs.key}`,
       outs: withoutUndefined({ ...inputs, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }),
@@ -183,6 +247,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     }
     const outs: KeyOutputs = { ...props, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, props.token), pin: observedPin(info, props.pin) };
     if (info.isPaused !== undefined) outs.paused = info.isPaused;
+    // `paused` and `pin` record what the service has; the declared values stay the inputs.
     return { id, props: withoutUndefined(outs) };
   },
 
@@ -193,7 +258,8 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
       keyNotFound(err, client, olds, inputs.token);
       throw err;
     };
-    const done = await converge(client, inputs, olds, guard);
+    // What the service has now, as last recorded (refresh keeps it up to date): no read needed.
+    const done = await converge(client, inputs, { paused: olds.paused, pin: olds.pin }, olds, guard);
     return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }) };
   },
 
@@ -201,10 +267,14 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     const client = apiClient();
     const label = keyLabel(props.key);
     const t = props.token;
+    if (!props.pausedByStack && !props.liftedByStack && partsOf(props.pinnedByStack).length === 0) return;
     try {
-      if (props.paused) await act(label, "lift the pause of", props, () => client.resumeFlowControl(props.region, props.key, t));
-      const unpin = Object.fromEntries((props.pinnedByStack ?? []).map((p) => [p, true]));
-      if (Object.keys(unpin).length > 0) await act(label, "unpin", props, () => client.unpinFlowControl(props.region, props.key, unpin, t));
+      // Given back only while this stack's own value is still in place: read what is there now.
+      const info = await readKey(client, props);
+      // A service that does not report the pause or the pin: what this stack recorded stands in.
+      const now: KeyNow = { paused: info.isPaused ?? props.paused, pin: observedPin(info, props.pin) };
+      await giveBackPause(client, props, now, props);
+      for (const part of partsOf(props.pinnedByStack)) await giveBackPart(client, props, now, props, part);
     } catch (err) {
       // A key that no longer exists has nothing left to lift; one another account cannot see may.
       if (!keyNotFound(err, client, props, t)) throw err;
@@ -214,7 +284,10 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
 
 export interface FlowControlKeySpec {
   key: string;
-  /** Pause delivery of the key's messages; false (default) lifts a pause. */
+  /**
+   * true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not
+   * this stack's: one an operator set stays.
+   */
   paused?: pulumi.Input<boolean>;
   /** Change the value to reset the key's rate once (for example a date or an incident id). */
   resetRateTrigger?: pulumi.Input<string | number>;
@@ -246,7 +319,7 @@ export class FlowControlKey extends pulumi.dynamic.Resource {
         region: args.region,
         token: secretOrUndefined(args.token),
         key: args.key,
-        paused: args.paused ?? false,
+        paused: args.paused,
         resetRateTrigger: args.resetRateTrigger,
         pin: args.pin,
       },

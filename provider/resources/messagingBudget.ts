@@ -45,6 +45,11 @@ type Inputs = z.infer<typeof Inputs>;
 
 export interface MessagingBudgetOutputs extends Inputs {
   previousBudget: number;
+  /**
+   * The budget this stack last set (refresh records the account's budget in `budget`, never
+   * here): destroy restores `previousBudget` only while the account still has this value.
+   */
+  budgetSet: number;
   /** The identity that manages the budget (identity.ts); absent in state of older releases. */
   managedBy?: string;
   state?: string;
@@ -104,8 +109,8 @@ async function setBudget(client: MgmtClient, accountId: string, value: number): 
   });
 }
 
-function outputsOf(account: MessagingAccountRecord, budgetValue: number, previousBudget: number, managedBy: string): MessagingBudgetOutputs {
-  const outs: MessagingBudgetOutputs = { accountId: account.id, budget: budgetValue, previousBudget, region: account.region, managedBy };
+function outputsOf(account: MessagingAccountRecord, budgetValue: number, previousBudget: number, budgetSet: number, managedBy: string): MessagingBudgetOutputs {
+  const outs: MessagingBudgetOutputs = { accountId: account.id, budget: budgetValue, previousBudget, budgetSet, region: account.region, managedBy };
   if (account.state !== undefined) outs.state = account.state;
   if (account.type !== undefined) outs.type = account.type;
   return outs;
@@ -131,7 +136,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     if (!account) throw new AccountNotFound(inputs.accountId);
     const previous = account.budget ?? 0;
     if (previous !== inputs.budget) await setBudget(client, inputs.accountId, inputs.budget);
-    return { id: inputs.accountId, outs: outputsOf(account, inputs.budget, previous, managementIdentity(client.settings)) };
+    return { id: inputs.accountId, outs: outputsOf(account, inputs.budget, previous, inputs.budget, managementIdentity(client.settings)) };
   },
 
   async read(id, props: MessagingBudgetOutputs) {
@@ -142,7 +147,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       return {};
     }
     const current = account.budget ?? 0;
-    return { id, props: outputsOf(account, current, props.previousBudget, managementIdentity(client.settings)), inputs: { accountId: id, budget: current } };
+    return { id, props: outputsOf(account, current, props.previousBudget, props.budgetSet, managementIdentity(client.settings)), inputs: { accountId: id, budget: current } };
   },
 
   async update(id, olds: MessagingBudgetOutputs, news: Inputs) {
@@ -153,13 +158,18 @@ export const provider: pulumi.dynamic.ResourceProvider = {
         throw err instanceof ApiError ? new Error(`${accountLabel(id)} could not be set to ${news.budget}: ${err.message}`) : err;
       });
     }
-    return { outs: { ...olds, budget: news.budget, managedBy: managementIdentity(client.settings) } };
+    return { outs: { ...olds, budget: news.budget, budgetSet: news.budget, managedBy: managementIdentity(client.settings) } };
   },
 
   async delete(id, props: MessagingBudgetOutputs) {
     const client = apiClient();
+    if (props.budgetSet === props.previousBudget) return; // this stack changed nothing
     try {
-      if (props.budget !== props.previousBudget) await setBudget(client, id, props.previousBudget);
+      // Restored only while the account still has the stack's value: a budget someone set since
+      // (finance raised it, another stack took it) is theirs.
+      const account = await liveAccount(client, id);
+      if (!account) throw new AccountNotFound(id);
+      if ((account.budget ?? 0) === props.budgetSet) await setBudget(client, id, props.previousBudget);
     } catch (err) {
       if (!(err instanceof AccountNotFound)) throw err;
       // An account that is gone has no budget left to restore; one we cannot see is not gone.
@@ -171,7 +181,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
 export class MessagingBudget extends pulumi.dynamic.Resource {
   declare readonly accountId: pulumi.Output<string>;
   declare readonly budget: pulumi.Output<number>;
-  /** The budget the account had before this resource took it over; restored on delete. */
+  /** The budget the account had before this resource took it over; restored on delete while the account still has the stack's value. */
   declare readonly previousBudget: pulumi.Output<number>;
   /** The account's state, type and region as last read. */
   declare readonly state: pulumi.Output<string | undefined>;
@@ -184,7 +194,7 @@ export class MessagingBudget extends pulumi.dynamic.Resource {
     super(
       providerFor("messagingBudget"),
       name,
-      { previousBudget: undefined, state: undefined, type: undefined, region: undefined, managedBy: undefined, accountId: args.accountId, budget: args.budget, resourceName: name },
+      { previousBudget: undefined, budgetSet: undefined, state: undefined, type: undefined, region: undefined, managedBy: undefined, accountId: args.accountId, budget: args.budget, resourceName: name },
       opts,
       "mgmt",
       "MessagingBudget",

@@ -38,7 +38,7 @@ function programOf(args: () => MessagingControlsArgs) {
 /** POSTs, DELETEs and PATCHes since the last log reset, as "path?query". */
 const writeCalls = () => env.emu.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace("/regional/eu-central-1/v2", "")}${r.query ? `?${r.query}` : ""}`);
 
-test("a pinned rate and a declared queue converge in one up; no-op preview calls nothing; outside changes show in refresh and are undone; destroy unpins, unpauses and deletes what it created", async () => {
+test("a pinned rate and a declared queue converge in one up; no-op preview calls nothing; outside changes show in refresh and what is declared is undone; destroy unpins and deletes what it created", async () => {
   const { token, account } = seeded();
   let args: MessagingControlsArgs = {
     region: "eu-central-1",
@@ -80,11 +80,12 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2, update: 3 });
   expect(env.emu.requests()).toEqual([]);
 
-  // The next up undoes it, re-pinning only the rate (the parallelism pin never left).
+  // The next up undoes what the stack declares, re-pinning only the rate (the parallelism pin
+  // never left). The pause is not declared: it is the operator's, and stays (issue 24).
   env.emu.resetLog();
   await s.stack.up();
-  expect(writeCalls().sort()).toEqual(["POST /flowControl/tenant-a/pin?rate=10&period=60", "POST /flowControl/tenant-a/resume", "POST /queues", "POST /queues/emails/pause"]);
-  expect(account.keys["tenant-a"]).toMatchObject({ pinned: { parallelism: 2, rate: 10, period: 60 }, paused: false });
+  expect(writeCalls().sort()).toEqual(["POST /flowControl/tenant-a/pin?rate=10&period=60", "POST /queues", "POST /queues/emails/pause"]);
+  expect(account.keys["tenant-a"]).toMatchObject({ pinned: { parallelism: 2, rate: 10, period: 60 }, paused: true });
   expect([account.queues.orders.parallelism, account.queues.emails.paused]).toEqual([3, true]);
 
   // A changed value re-pins that value only; a removed part is unpinned; nothing else is sent.
@@ -103,9 +104,9 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
   await s.stack.up();
   expect(account.queues.orders).toMatchObject({ parallelism: 5, paused: true });
 
-  // Destroy: the key unpinned and unpaused, the created queue gone, the publishers' queue running and kept.
+  // Destroy: the key unpinned (the operator's pause left), the created queue gone, the publishers' queue running and kept.
   await s.stack.destroy();
-  expect(account.keys["tenant-a"]).toMatchObject({ paused: false });
+  expect(account.keys["tenant-a"]).toMatchObject({ paused: true });
   expect(account.keys["tenant-a"].pinned).toBeUndefined();
   expect(account.queues.orders).toBeUndefined();
   expect(account.queues.emails).toMatchObject({ paused: false, parallelism: 2 });
