@@ -7,8 +7,11 @@
  *   it if this stack created it. A queue that already existed is taken into the declared state
  *   but left in place on destroy.
  * - **Existing** (no `parallelism`): a queue the publishers created. `paused: true/false` pauses
- *   or resumes it, a new `resumeTrigger` value resumes it once; it is never deleted, and destroy
- *   resumes it only if this stack paused it.
+ *   or resumes it (read first: a pause found in place is not this stack's), a new `resumeTrigger`
+ *   value resumes it once; it is never deleted, and destroy gives back only the pause or resume
+ *   this stack made, while it is still in place.
+ * - Removing `parallelism` moves a declared queue to the second mode: an update in the preview,
+ *   and the queue is released (never deleted afterwards).
  *
  * The service limits how many queues an account has (`max_queues`): it answers 412, and the error
  * says so.
@@ -35,6 +38,10 @@ interface QueueOutputs extends QueueInputs {
   created?: boolean;
   /** Messages waiting, as last read. */
   lag?: number;
+  /** The stack paused a running queue it does not declare: destroy resumes it if still paused. */
+  pausedByStack?: boolean;
+  /** The stack resumed a paused queue it does not declare: destroy pauses it again if still running. */
+  resumedByStack?: boolean;
 }
 
 const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
@@ -56,8 +63,25 @@ async function readQueue(client: MgmtClient, q: { queue: string; region: QueueIn
   }
 }
 
-/** Brings the queue from `current` to `inputs`; returns the trigger last acted on. */
-async function converge(client: MgmtClient, inputs: QueueInputs, current: { parallelism?: number; paused?: boolean; lastResumeTrigger?: string | number }, onError: (err: unknown) => never) {
+type QueueTarget = Pick<QueueInputs, "queue" | "region" | "token">;
+
+/** Gives back a pause state this stack changed on a queue it does not declare, while its own state is in place. */
+async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow: boolean | undefined, prov: Pick<QueueOutputs, "pausedByStack" | "resumedByStack">): Promise<void> {
+  const label = queueLabel(target.queue);
+  if (prov.pausedByStack && pausedNow === true) await act(label, "resume", target, () => client.resumeQueue(target.region, target.queue, target.token));
+  if (prov.resumedByStack && pausedNow === false) await act(label, "pause", target, () => client.pauseQueue(target.region, target.queue, target.token));
+}
+
+/**
+ * Brings the queue from `current` to `inputs`; returns the trigger last acted on and, for a queue
+ * the stack does not declare, what it changed of the pause (what destroy gives back).
+ */
+async function converge(
+  client: MgmtClient,
+  inputs: QueueInputs,
+  current: { parallelism?: number; paused?: boolean; lastResumeTrigger?: string | number; pausedByStack?: boolean; resumedByStack?: boolean },
+  onError: (err: unknown) => never,
+) {
   const label = queueLabel(inputs.queue);
   const t = inputs.token;
   const paused = wantedPause(inputs);
@@ -66,16 +90,29 @@ async function converge(client: MgmtClient, inputs: QueueInputs, current: { para
       // Always the full state: the upsert resets an omitted parallelism.
       await act(label, "create or update", inputs, () => client.upsertQueue(inputs.region, { queueName: inputs.queue, parallelism: inputs.parallelism!, paused: paused! }, t)).catch(onError);
     }
-  } else if (paused !== undefined && paused !== current.paused) {
-    if (paused) await act(label, "pause", inputs, () => client.pauseQueue(inputs.region, inputs.queue, t)).catch(onError);
-    else await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
+  }
+  let { pausedByStack, resumedByStack } = isDeclared(inputs) ? { pausedByStack: undefined, resumedByStack: undefined } : current;
+  if (!isDeclared(inputs) && paused !== undefined && paused !== current.paused) {
+    if (paused) {
+      await act(label, "pause", inputs, () => client.pauseQueue(inputs.region, inputs.queue, t)).catch(onError);
+      if (resumedByStack) resumedByStack = undefined;
+      else pausedByStack = true;
+    } else {
+      await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
+      if (pausedByStack) pausedByStack = undefined;
+      else resumedByStack = true;
+    }
+  } else if (!isDeclared(inputs) && paused === undefined && (pausedByStack || resumedByStack)) {
+    // No longer declared: what the stack changed goes back to what it found.
+    await giveBackPause(client, inputs, current.paused, { pausedByStack, resumedByStack }).catch(onError);
+    pausedByStack = resumedByStack = undefined;
   }
   let lastResumeTrigger = current.lastResumeTrigger;
   if (isNewTrigger(inputs.resumeTrigger, lastResumeTrigger)) {
     await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
     lastResumeTrigger = inputs.resumeTrigger;
   }
-  return { lastResumeTrigger };
+  return { lastResumeTrigger, pausedByStack, resumedByStack };
 }
 
 const rethrow = (err: unknown): never => {
@@ -102,6 +139,9 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
     const changes =
       replaces.length > 0 ||
       (isDeclared(news) && olds.parallelism !== news.parallelism) ||
+      // Declared to undeclared (or back): the queue's ownership changes, which the preview shows.
+      isDeclared(olds) !== isDeclared(news) ||
+      (paused === undefined && (olds.pausedByStack === true || olds.resumedByStack === true)) ||
       (paused !== undefined && olds.paused !== paused) ||
       isNewTrigger(news.resumeTrigger, olds.lastResumeTrigger) ||
       olds.token !== news.token;
@@ -111,8 +151,9 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
   async create(news: QueueInputs) {
     const inputs = QueueInputs.parse(news);
     const client = apiClient();
-    // A declared queue is looked up first: one that exists is not this stack's to delete.
-    const found = isDeclared(inputs) ? await readQueue(client, inputs) : undefined;
+    // A declared queue is looked up first: one that exists is not this stack's to delete. So is
+    // one whose pause is declared: a pause found in place is not this stack's to lift.
+    const found = isDeclared(inputs) || inputs.paused !== undefined ? await readQueue(client, inputs) : undefined;
     const done = await converge(client, inputs, { parallelism: found?.parallelism, paused: found?.paused }, rethrow);
     return {
       id: `${inputs.region}/${inputs.queue}`,
@@ -149,7 +190,12 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
       throw err;
     };
     // From existing to declared: the queue was there before this stack, so it stays not created.
-    const done = await converge(client, inputs, { parallelism: isDeclared(olds) ? olds.parallelism : undefined, paused: olds.paused, lastResumeTrigger: olds.lastResumeTrigger }, guard);
+    const done = await converge(
+      client,
+      inputs,
+      { parallelism: isDeclared(olds) ? olds.parallelism : undefined, paused: olds.paused, lastResumeTrigger: olds.lastResumeTrigger, pausedByStack: olds.pausedByStack, resumedByStack: olds.resumedByStack },
+      guard,
+    );
     return {
       outs: withoutUndefined({
         ...inputs,
@@ -168,9 +214,10 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
     try {
       if (isDeclared(props) && props.created) {
         await act(queueLabel(props.queue), "delete", props, () => client.deleteQueue(props.region, props.queue, t));
-      } else if (!isDeclared(props) && props.paused === true) {
-        // An existing queue this stack declares paused runs again (`paused` is recorded only where declared).
-        await act(queueLabel(props.queue), "resume", props, () => client.resumeQueue(props.region, props.queue, t));
+      } else if (!isDeclared(props) && (props.pausedByStack || props.resumedByStack)) {
+        // Given back only while this stack's own state is still in place: read what is there now.
+        const now = await act(queueLabel(props.queue), "read", props, () => client.getQueue(props.region, props.queue, t));
+        await giveBackPause(client, props, now.paused, props);
       }
     } catch (err) {
       if (!queueNotFound(err, client, props, t)) throw err;

@@ -96,3 +96,33 @@ test("a budget raised by someone else after the up is theirs: destroy leaves it,
   await s.stack.destroy();
   expect(account.record.budget).toBe(0);
 });
+
+test("a queue an operator paused before the stack declared it paused stays paused on destroy; one the stack paused is resumed", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  account.queues["reports"] = { paused: true, resumes: 0, parallelism: 1, createdAt: 1 }; // the operator's pause
+  account.queues["emails"] = { paused: false, resumes: 0, parallelism: 1, createdAt: 1 };
+  const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues: [{ name: "reports", paused: true }, { name: "emails", paused: true }] })) });
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(writeCalls()).toEqual(["POST /queues/emails/pause"]);
+  env.emu.resetLog();
+  await s.stack.destroy();
+  expect(writeCalls()).toEqual(["POST /queues/emails/resume"]);
+  expect(account.queues.reports.paused).toBe(true);
+  expect(account.queues.emails.paused).toBe(false);
+});
+
+test("a declared queue whose parallelism is removed shows the change in the preview and is released, never deleted, with its waiting messages", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  let queues: MessagingControlsArgs["queues"] = [{ name: "orders", parallelism: 3 }];
+  const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues })) });
+  await s.stack.up();
+  expect(account.queues.orders).toMatchObject({ parallelism: 3 });
+  account.queues.orders.lag = 1234;
+
+  queues = [{ name: "orders" }];
+  expect((await s.stack.preview()).changeSummary).toMatchObject({ update: 1 });
+  await s.stack.up();
+  await s.stack.destroy();
+  expect(account.queues.orders).toMatchObject({ parallelism: 3, lag: 1234 });
+});
