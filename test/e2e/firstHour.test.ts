@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { exported, testEnv, type TestEnv } from "../support/harness";
+import { exported, failure, testEnv, type TestEnv } from "../support/harness";
 
 /** A program run by the engine in its own process, as a user's is (test/fixtures/first-hour). */
 const PROGRAM = path.join(__dirname, "../fixtures/first-hour");
@@ -24,15 +24,6 @@ beforeEach(() => env.emu.emulator.reset());
 
 /** A JavaScript stack frame, as Node prints them: "    at fn (/path/file.js:12:34)". */
 const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
-
-async function failure(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error("expected the command to fail");
-}
 
 test("no mgmt:baseUrl: one line that says what to run, no stack trace", async () => {
   const s = await scenario("account", { baseUrl: undefined });

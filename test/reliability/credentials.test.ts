@@ -6,7 +6,7 @@
  * (test/fixtures/first-hour), and the failing command is a plain `pulumi refresh`.
  */
 import path from "node:path";
-import { testEnv, type TestEnv } from "../support/harness";
+import { failure, testEnv, type TestEnv } from "../support/harness";
 
 const PROGRAM = path.join(__dirname, "../fixtures/first-hour");
 let env: TestEnv;
@@ -16,15 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => env.cleanup());
 beforeEach(() => env.emu.emulator.reset());
-
-async function failure(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error("expected the command to fail");
-}
 
 test.each([
   ["a search index (HTTP Basic)", "index", { method: "GET", path: "^/v2/search" }],

@@ -67,6 +67,16 @@ export function clientFor(mgmt: MgmtConfig): MgmtClient {
   return new MgmtClient(resolveSettings((key) => byKey[key]?.value, {}));
 }
 
+/** The message of the error a command fails with; the test fails if it succeeds. */
+export async function failure(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error("expected the command to fail");
+}
+
 /** Counts of API requests in the emulator's log since the last reset, by `METHOD route`. */
 export function apiCalls(emu: RunningEmulator): Record<string, number> {
   const counts: Record<string, number> = {};
