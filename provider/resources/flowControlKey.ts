@@ -22,7 +22,7 @@ import type { MgmtClient } from "../api/client";
 import { flowControlKey, type FlowControlInfo, type MessagingRegion, type PinQuery } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { confirmGone } from "./identity";
-import { act, flag, isNewTrigger, keyLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
+import { act, flag, isNewTrigger, keyLabel, pauseChanged, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
 import { providerFor } from "./providerRef";
 import { checkWithSettings } from "./validation";
 
@@ -56,11 +56,7 @@ type KeyInputs = z.output<typeof KeyInputs>;
 type PinPart = "parallelism" | "rate";
 
 /** What this stack changed of the key, and what it found there: destroy gives back only this. */
-interface KeyProvenance {
-  /** The stack paused a running key. */
-  pausedByStack?: boolean;
-  /** The stack lifted a pause it found. */
-  liftedByStack?: boolean;
+interface KeyProvenance extends PauseProvenance {
   /** The values the stack pinned, by part. */
   pinnedByStack?: Partial<Pin>;
   /** The pin as found before the stack first pinned a part: what a removed part goes back to. */
@@ -135,7 +131,7 @@ async function giveBackPart(client: MgmtClient, target: KeyTarget, now: KeyNow, 
 async function giveBackPause(client: MgmtClient, target: KeyTarget, now: KeyNow, prov: KeyProvenance): Promise<void> {
   const label = keyLabel(target.key);
   if (prov.pausedByStack && now.paused === true) await act(label, "lift the pause of", target, () => client.resumeFlowControl(target.region, target.key, target.token));
-  if (prov.liftedByStack && now.paused === false) await act(label, "pause", target, () => client.pauseFlowControl(target.region, target.key, target.token));
+  if (prov.resumedByStack && now.paused === false) await act(label, "pause", target, () => client.pauseFlowControl(target.region, target.key, target.token));
 }
 
 type KeyTarget = Pick<KeyInputs, "key" | "region" | "token">;
@@ -152,19 +148,17 @@ async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prio
   let paused = now.paused;
   if (inputs.paused === true && now.paused !== true) {
     await act(label, "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, t)).catch(onError);
-    if (prov.liftedByStack) prov.liftedByStack = undefined;
-    else prov.pausedByStack = true;
+    ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, true));
     paused = true;
   } else if (inputs.paused === false && now.paused === true) {
     await act(label, "lift the pause of", inputs, () => client.resumeFlowControl(inputs.region, inputs.key, t)).catch(onError);
-    if (prov.pausedByStack) prov.pausedByStack = undefined;
-    else prov.liftedByStack = true;
+    ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, false));
     paused = false;
-  } else if (inputs.paused === undefined && (prov.pausedByStack || prov.liftedByStack)) {
+  } else if (inputs.paused === undefined && (prov.pausedByStack || prov.resumedByStack)) {
     await giveBackPause(client, inputs, now, prov).catch(onError);
     if (prov.pausedByStack && now.paused === true) paused = false;
-    if (prov.liftedByStack && now.paused === false) paused = true;
-    prov.pausedByStack = prov.liftedByStack = undefined;
+    if (prov.resumedByStack && now.paused === false) paused = true;
+    prov.pausedByStack = prov.resumedByStack = undefined;
   }
 
   const pin: PinQuery = {};
@@ -195,7 +189,7 @@ async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prio
     paused,
     lastResetTrigger,
     pausedByStack: prov.pausedByStack,
-    liftedByStack: prov.liftedByStack,
+    resumedByStack: prov.resumedByStack,
     pinnedByStack: partsOf(prov.pinnedByStack).length > 0 ? prov.pinnedByStack : undefined,
     foundPin: prov.foundPin && Object.keys(prov.foundPin).length > 0 ? prov.foundPin : undefined,
   };
@@ -217,7 +211,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
       replaces.length > 0 ||
       (news.paused !== undefined && olds.paused !== news.paused) ||
       // A value this stack set that is no longer declared goes back to what was found.
-      (news.paused === undefined && (olds.pausedByStack === true || olds.liftedByStack === true)) ||
+      (news.paused === undefined && (olds.pausedByStack === true || olds.resumedByStack === true)) ||
       !pinSettled(olds, news.pin) ||
       isNewTrigger(news.resetRateTrigger, olds.lastResetTrigger) ||
       olds.token !== news.token;
@@ -267,7 +261,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     const client = apiClient();
     const label = keyLabel(props.key);
     const t = props.token;
-    if (!props.pausedByStack && !props.liftedByStack && partsOf(props.pinnedByStack).length === 0) return;
+    if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0) return;
     try {
       // Given back only while this stack's own value is still in place: read what is there now.
       const info = await readKey(client, props);

@@ -22,14 +22,15 @@ import type { MgmtClient } from "../api/client";
 import { queueName, queueParallelism, type QueueRecord } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { confirmGone } from "./identity";
-import { act, flag, isNewTrigger, queueLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
+import { act, flag, isNewTrigger, pauseChanged, queueLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
 import { providerFor } from "./providerRef";
 import { checkWithSettings } from "./validation";
 
 const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger });
 type QueueInputs = z.output<typeof QueueInputs>;
 
-interface QueueOutputs extends QueueInputs {
+/** For a queue the stack does not declare, what it changed of the pause (PauseProvenance). */
+interface QueueOutputs extends QueueInputs, PauseProvenance {
   /** Fingerprint of the token (the account) this queue is managed with. */
   managedBy?: string;
   /** The last `resumeTrigger` value acted on. */
@@ -38,10 +39,6 @@ interface QueueOutputs extends QueueInputs {
   created?: boolean;
   /** Messages waiting, as last read. */
   lag?: number;
-  /** The stack paused a running queue it does not declare: destroy resumes it if still paused. */
-  pausedByStack?: boolean;
-  /** The stack resumed a paused queue it does not declare: destroy pauses it again if still running. */
-  resumedByStack?: boolean;
 }
 
 const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
@@ -66,7 +63,7 @@ async function readQueue(client: MgmtClient, q: { queue: string; region: QueueIn
 type QueueTarget = Pick<QueueInputs, "queue" | "region" | "token">;
 
 /** Gives back a pause state this stack changed on a queue it does not declare, while its own state is in place. */
-async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow: boolean | undefined, prov: Pick<QueueOutputs, "pausedByStack" | "resumedByStack">): Promise<void> {
+async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow: boolean | undefined, prov: PauseProvenance): Promise<void> {
   const label = queueLabel(target.queue);
   if (prov.pausedByStack && pausedNow === true) await act(label, "resume", target, () => client.resumeQueue(target.region, target.queue, target.token));
   if (prov.resumedByStack && pausedNow === false) await act(label, "pause", target, () => client.pauseQueue(target.region, target.queue, target.token));
@@ -79,7 +76,7 @@ async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow:
 async function converge(
   client: MgmtClient,
   inputs: QueueInputs,
-  current: { parallelism?: number; paused?: boolean; lastResumeTrigger?: string | number; pausedByStack?: boolean; resumedByStack?: boolean },
+  current: PauseProvenance & { parallelism?: number; paused?: boolean; lastResumeTrigger?: string | number },
   onError: (err: unknown) => never,
 ) {
   const label = queueLabel(inputs.queue);
@@ -93,15 +90,9 @@ async function converge(
   }
   let { pausedByStack, resumedByStack } = isDeclared(inputs) ? { pausedByStack: undefined, resumedByStack: undefined } : current;
   if (!isDeclared(inputs) && paused !== undefined && paused !== current.paused) {
-    if (paused) {
-      await act(label, "pause", inputs, () => client.pauseQueue(inputs.region, inputs.queue, t)).catch(onError);
-      if (resumedByStack) resumedByStack = undefined;
-      else pausedByStack = true;
-    } else {
-      await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
-      if (pausedByStack) pausedByStack = undefined;
-      else resumedByStack = true;
-    }
+    if (paused) await act(label, "pause", inputs, () => client.pauseQueue(inputs.region, inputs.queue, t)).catch(onError);
+    else await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
+    ({ pausedByStack, resumedByStack } = pauseChanged({ pausedByStack, resumedByStack }, paused));
   } else if (!isDeclared(inputs) && paused === undefined && (pausedByStack || resumedByStack)) {
     // No longer declared: what the stack changed goes back to what it found.
     await giveBackPause(client, inputs, current.paused, { pausedByStack, resumedByStack }).catch(onError);
