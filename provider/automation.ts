@@ -179,7 +179,14 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
     stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: options.workDir }, wsOptions);
   }
   const config = { ...mgmtConfigMap(options.mgmt ?? {}), ...options.config };
-  if (Object.keys(config).length > 0) await stack.setAllConfig(config);
+  if (Object.keys(config).length > 0) {
+    await stack.setAllConfig(config).catch((err: unknown) => {
+      // The failed command's text holds the values given with --secret: only the engine's reason goes on.
+      const reason = engineReason(err);
+      const hint = /incorrect passphrase/.test(reason) ? ` (stack "${stackName}" was created with another passphrase: use that one, or another stack or backend)` : "";
+      throw new Error(`could not set the config of stack "${stackName}": ${reason}${hint}`);
+    });
+  }
   return {
     stack,
     backendUrl,
@@ -293,3 +300,13 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
 
 /** For drivers that build their own LocalWorkspace with inline programs: see engineConnections.ts. */
 export { isolateEngineConnections } from "./engineConnections";
+
+/**
+ * The engine's own reason from a failed pulumi command: its `error: ...` lines, never the command
+ * line, which carries config values given with `--secret` (config set-all).
+ */
+export function engineReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const lines = [...new Set([...message.matchAll(/^error: (.+)$/gm)].map((m) => m[1]))];
+  return lines.length > 0 ? lines.join("; ") : message.split("\n")[0];
+}

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { closeAllPools } from "../provider/api/client";
-import { PACKAGE_ROOT, mgmtStack, type MgmtConfig } from "../provider/automation";
+import { PACKAGE_ROOT, engineReason, mgmtStack, type MgmtConfig } from "../provider/automation";
 import { resolveSettings } from "../provider/config";
 
 // Overridable so tests can run the main job without touching a developer's own stack.
@@ -114,6 +114,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
-  console.error(`\nmain job failed: ${err.message}`);
+  // The engine's reason only: a failed command's text carries its --secret config values.
+  console.error(`\nmain job failed: ${engineReason(err)}`);
   process.exit(1);
 });

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { pulumiCommand, recoverPendingCreates } from "../automation";
+import { engineReason, pulumiCommand, recoverPendingCreates } from "../automation";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { stack: { type: "string" }, cwd: { type: "string", default: "." }, help: { type: "boolean", short: "h" } } });
@@ -29,7 +29,6 @@ async function main(): Promise<void> {
 
 main().catch((err: Error) => {
   // A failed pulumi command carries its whole output: the engine's own "error: ..." line says it.
-  const engine = /^error: (.+)$/m.exec(err.message);
-  console.error(`mgmt-recover: ${engine ? engine[1] : err.message}`);
+  console.error(`mgmt-recover: ${engineReason(err)}`);
   process.exit(1);
 });

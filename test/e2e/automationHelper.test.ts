@@ -32,6 +32,16 @@ function project(backendUrl?: string): string {
 }
 const program = async () => ({ answer: 42 });
 
+test("a stack opened with another passphrase: one line that says so, and no --secret value of the failed command", async () => {
+  const dir = project();
+  const backendDir = tempDir("mgmt-state-");
+  await mgmtStack({ workDir: dir, program, stackName: "twice", backendDir, passphrase: "the-first-one" });
+  const attempt = mgmtStack({ workDir: dir, program, stackName: "twice", backendDir, passphrase: "another-one", mgmt: { username: "alice", password: "hunter2-secret-pw" } });
+  const message = await attempt.then(() => "", (err: Error) => err.message);
+  expect(message).toBe('could not set the config of stack "twice": incorrect passphrase (stack "twice" was created with another passphrase: use that one, or another stack or backend)');
+  expect(message).not.toContain("hunter2-secret-pw");
+});
+
 test("no secrets provider anywhere: a clear error naming what to set, before any stack exists", async () => {
   const dir = project();
   const attempt = mgmtStack({ workDir: dir, program, stackName: "nopass" });
