@@ -10,9 +10,10 @@ const products = new SearchIndex("products", { name: config.get("productsName") 
 // No name: "logs-" plus a random suffix, kept stable across runs.
 const logs = new SearchIndex("logs", { region: "us-central1", type: "free" });
 
-// Bring an index that already exists under management (by id or exact name).
+// Bring an index that already exists under management (by id or exact name). It keeps its name,
+// and destroy releases it: an adopted index is never deleted.
 const adopted = config.get("adoptIndex");
-const legacy = adopted ? new SearchIndex("legacy", { name: adopted, region: "eu-west-1", type: "free", adopt: adopted }) : undefined;
+const legacy = adopted ? new SearchIndex("legacy", { region: "eu-west-1", type: "free", adopt: adopted }) : undefined;
 
 export const productsEndpoint = products.endpoint;
 export const productsToken = products.token; // secret

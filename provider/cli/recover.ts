@@ -2,9 +2,9 @@
 /**
  * mgmt-recover [--stack NAME] [--cwd DIR]
  *
- * After a `pulumi up` that was killed mid-way: imports the search indexes its pending creates
- * made (found by the names Pulumi recorded) and clears the rest, so that the next `pulumi up`
- * creates only what never got created. Run `pulumi cancel` first if the stack is locked.
+ * After a `pulumi up` that was killed mid-way: imports what its pending creates provably made or
+ * took over (automation.ts `recoverPendingCreates`) and clears the rest, so that the next
+ * `pulumi up` creates only what never got created. Run `pulumi cancel` first if the stack is locked.
  */
 import { parseArgs } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -21,9 +21,12 @@ async function main(): Promise<void> {
   if (!stackName) throw new Error("no stack selected: pass --stack NAME");
   const stack = await LocalWorkspace.selectStack({ stackName, workDir: values.cwd! }, { pulumiCommand: await pulumiCommand() });
   const report = await recoverPendingCreates(stack);
-  for (const i of report.imported) console.log(`imported  ${i.urn}  (index ${i.name}, id ${i.id})`);
+  for (const i of report.imported) console.log(`imported  ${i.urn}  (${i.name}, id ${i.id})`);
   for (const urn of report.cleared) console.log(`cleared   ${urn}  (never created)`);
-  if (report.imported.length + report.cleared.length === 0) console.log("no pending creates of pulumi-mgmt resources: nothing to do");
+  for (const i of report.unproven) {
+    console.log(`left out  ${i.urn}  (an index named "${i.name}" exists, id ${i.id}, but nothing proves this run created it: if it did, set adopt: "${i.name}" on the resource)`);
+  }
+  if (report.imported.length + report.cleared.length + report.unproven.length === 0) console.log("no pending creates of pulumi-mgmt resources: nothing to do");
   else console.log("now run `pulumi up`: it creates only what is still missing");
 }
 

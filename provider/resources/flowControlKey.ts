@@ -22,9 +22,11 @@ import type { MgmtClient } from "../api/client";
 import { flowControlKey, type FlowControlInfo, type MessagingRegion, type PinQuery } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { confirmGone } from "./identity";
-import { act, flag, isNewTrigger, keyLabel, pauseChanged, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
+import { act, assertSameAccount, flag, isNewTrigger, keyLabel, pauseChanged, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
 import { providerFor } from "./providerRef";
-import { checkWithSettings } from "./validation";
+import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
+import { isRecovered, withBefore } from "./before";
+import { checkWithSettings, isUnknown } from "./validation";
 
 const limit = (unit: string) => z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");
 
@@ -42,6 +44,12 @@ export const PinSpec = z
 export type PinSpec = z.input<typeof PinSpec>;
 type Pin = z.output<typeof PinSpec>;
 
+const recordedPin = z.object({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() });
+
+/** The key as `check` found it before this stack acted (before.ts). */
+const KeyBefore = z.object({ waitListSize: z.number(), paused: z.boolean().optional(), pin: recordedPin.optional() });
+type KeyBefore = z.output<typeof KeyBefore>;
+
 const KeyInputs = z.object({
   region,
   token,
@@ -49,6 +57,7 @@ const KeyInputs = z.object({
   paused: flag.optional(),
   resetRateTrigger: trigger,
   pin: PinSpec.optional(),
+  before: KeyBefore.optional(),
 });
 type KeyInputs = z.output<typeof KeyInputs>;
 
@@ -63,7 +72,9 @@ interface KeyProvenance extends PauseProvenance {
   foundPin?: Partial<Pin>;
 }
 
-interface KeyOutputs extends KeyInputs, KeyProvenance {
+interface KeyOutputs extends Omit<KeyInputs, "before">, KeyProvenance {
+  /** Only in a resource recovery imported (before.ts), until its refresh. */
+  before?: KeyBefore;
   waitListSize: number;
   /** Fingerprint of the token (so: the account) this resource acted with (identity.ts). */
   managedBy?: string;
@@ -73,6 +84,28 @@ interface KeyOutputs extends KeyInputs, KeyProvenance {
 
 function readKey(client: MgmtClient, inputs: { key: string; region: MessagingRegion; token?: string }): Promise<FlowControlInfo> {
   return act(keyLabel(inputs.key), "read the wait list of", inputs, () => client.getFlowControl(inputs.key, inputs.token));
+}
+
+const beforeOf = (info: FlowControlInfo): KeyBefore => withoutUndefined({ waitListSize: info.waitListSize, paused: info.isPaused, pin: observedPin(info, undefined) });
+
+/**
+ * A key recovery imported: what the interrupted create changed, worked out from how `check` found
+ * the key and how it is now. Only a declared value now in place that differs from the one found
+ * counts as the stack's; one the service does not report is not claimed.
+ */
+function recoveredProvenance(props: KeyOutputs, now: KeyNow): KeyProvenance {
+  const before = props.before!;
+  const prov: KeyProvenance = {};
+  if (props.paused === true && before.paused === false && now.paused === true) prov.pausedByStack = true;
+  if (props.paused === false && before.paused === true && now.paused === false) prov.resumedByStack = true;
+  for (const part of partsOf(props.pin)) {
+    const wanted = pick(props.pin, part);
+    if (!samePart(now.pin, wanted, part) || samePart(before.pin, wanted, part)) continue;
+    prov.pinnedByStack = { ...prov.pinnedByStack, ...wanted };
+    const found = pick(before.pin, part);
+    if (Object.keys(found).length > 0) prov.foundPin = { ...prov.foundPin, ...found };
+  }
+  return prov;
 }
 
 /**
@@ -135,6 +168,11 @@ async function giveBackPause(client: MgmtClient, target: KeyTarget, now: KeyNow,
 }
 
 type KeyTarget = Pick<KeyInputs, "key" | "region" | "token">;
+
+/** The resource's id: where the key is. Recovery (automation.ts) gives an imported one the same. */
+export const keyId = (i: { region: string; key: string }) => `${i.region}/${i.key}`;
+
+const keyRef = (client: MgmtClient, target: KeyTarget): ObjectRef => ({ kind: "flow control key", identity: tokenIdentityOf(client, target.token), region: target.region, name: target.key });
 
 /**
  * Brings the key from `now` (what the service has) to `inputs`, acting only on what `inputs`
@@ -200,12 +238,19 @@ const rethrow = (err: unknown): never => {
 };
 
 export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    return checkWithSettings(KeyInputs, news, ["messaging", "regional"], news.token);
+  async check(olds, news) {
+    const result = checkWithSettings(KeyInputs, news, ["messaging", "regional"], news.token);
+    return withBefore(result, olds, async () => {
+      const { key, token } = result.inputs;
+      if (isUnknown(key) || isUnknown(token)) return undefined;
+      return beforeOf(await apiClient().getFlowControl(key, token));
+    });
   },
 
   // Compares the declared state with the recorded one, which refresh keeps up to date: no call.
   async diff(_id, olds: KeyOutputs, news: KeyInputs) {
+    // A preview fails when the up would: another account's token is refused before any call.
+    assertSameAccount(apiClient(), keyLabel(olds.key), olds.managedBy, news.token);
     const replaces = (["key", "region"] as const).filter((k) => olds[k] !== news[k]);
     const changes =
       replaces.length > 0 ||
@@ -219,27 +264,31 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async create(news: KeyInputs) {
-    const inputs = KeyInputs.parse(news);
+    const { before: checked, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
-    const info = await readKey(client, inputs);
+    const before = checked ?? beforeOf(await readKey(client, inputs));
+    recordTakeover(keyRef(client, inputs));
     // What is already in place is not sent again, and is not this stack's: only what it changes is.
-    const done = await converge(client, inputs, { paused: info.isPaused, pin: observedPin(info, undefined) }, {}, rethrow);
+    const done = await converge(client, inputs, { paused: before.paused, pin: before.pin as Pin | undefined }, {}, rethrow);
     return {
-      id: `${inputs.region}/${inputs.key}`,
-      outs: withoutUndefined({ ...inputs, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }),
+      id: keyId(inputs),
+      outs: withoutUndefined({ ...inputs, waitListSize: before.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }),
     };
   },
 
   async read(id, props: KeyOutputs) {
     const client = apiClient();
     let info: FlowControlInfo;
+    assertSameAccount(client, keyLabel(props.key), props.managedBy, props.token);
     try {
       info = await client.getFlowControl(props.key, props.token);
     } catch (err) {
       if (keyNotFound(err, client, props, props.token)) return {};
       throw err;
     }
-    const outs: KeyOutputs = { ...props, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, props.token), pin: observedPin(info, props.pin) };
+    const { before: _, ...recorded } = props;
+    const recovered = isRecovered(props) ? recoveredProvenance(props, { paused: info.isPaused, pin: observedPin(info, undefined) }) : {};
+    const outs: KeyOutputs = { ...recorded, ...recovered, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, props.token), pin: observedPin(info, props.pin) };
     if (info.isPaused !== undefined) outs.paused = info.isPaused;
     // `paused` and `pin` record what the service has; the declared values stay the inputs.
     return { id, props: withoutUndefined(outs) };
@@ -252,6 +301,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
       keyNotFound(err, client, olds, inputs.token);
       throw err;
     };
+    assertSameAccount(client, keyLabel(olds.key), olds.managedBy, inputs.token);
     // What the service has now, as last recorded (refresh keeps it up to date): no read needed.
     const done = await converge(client, inputs, { paused: olds.paused, pin: olds.pin }, olds, guard);
     return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }) };
@@ -262,6 +312,9 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     const label = keyLabel(props.key);
     const t = props.token;
     if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0) return;
+    // Renamed in code (or replaced): the resource that took the key over in this run keeps it as it is.
+    if (takenOverThisRun(keyRef(client, props))) return;
+    assertSameAccount(client, label, props.managedBy, t);
     try {
       // Given back only while this stack's own value is still in place: read what is there now.
       const info = await readKey(client, props);

@@ -26,18 +26,38 @@ export class IdentityMismatchError extends UserError {
   override readonly name = "IdentityMismatchError";
 }
 
+const isSameOrMoved = (recorded: string | undefined, current: string, settings: Settings) => recorded === undefined || recorded === current || settings.movedFrom === recorded;
+
+function howToMove(current: string, recorded: string): string {
+  return (
+    `If the credentials or address changed by mistake, set them back (mgmt:baseUrl, mgmt:username, mgmt:password, mgmt:messagingToken or the resource's token). ` +
+    `To move this stack to ${current} on purpose, set mgmt:movedFrom to "${recorded}" (pulumi config set mgmt:movedFrom '${recorded}'): ` +
+    `objects ${current} cannot see are then released from the stack and left untouched in the service.`
+  );
+}
+
 /**
  * An object answered "not found". Returns normally when that is proof it is gone (same identity,
- * no identity recorded by an older release, or the user moved away from the recorded identity on
- * purpose with mgmt:movedFrom); throws otherwise, so the object stays in the stack.
+ * no identity recorded, or the user moved away from the recorded identity on purpose with
+ * mgmt:movedFrom); throws otherwise, so the object stays in the stack.
  */
 export function confirmGone(what: string, recorded: string | undefined, current: string, settings: Settings): void {
-  if (recorded === undefined || recorded === current || settings.movedFrom === recorded) return;
+  if (isSameOrMoved(recorded, current, settings)) return;
   throw new IdentityMismatchError(
     `${what} was not found by ${current}, but it is managed by ${recorded}: it is kept in the stack, not dropped, ` +
-      `because a "not found" under other credentials does not mean it is gone. ` +
-      `If the credentials or address changed by mistake, set them back (mgmt:baseUrl, mgmt:username, mgmt:password, mgmt:messagingToken or the resource's token). ` +
-      `To move this stack to ${current} on purpose, set mgmt:movedFrom to "${recorded}" (pulumi config set mgmt:movedFrom '${recorded}'): ` +
-      `objects ${current} cannot see are then released from the stack and left untouched in the service.`,
+      `because a "not found" under other credentials does not mean it is gone. ${howToMove(current, recorded!)}`,
+  );
+}
+
+/**
+ * Before acting on an object addressed by name within an account (a flow control key, a queue):
+ * a token of another account reaches that account's object of the same name, not this one, so a
+ * change of identity is refused like any other, unless mgmt:movedFrom says it is on purpose.
+ */
+export function assertSameIdentity(what: string, recorded: string | undefined, current: string, settings: Settings): void {
+  if (isSameOrMoved(recorded, current, settings)) return;
+  throw new IdentityMismatchError(
+    `${what} is managed by ${recorded}, but this run would act with ${current}: nothing was sent, ` +
+      `because another account's token reaches another account's object of the same name, and what this stack set on the first would be left behind. ${howToMove(current, recorded!)}`,
   );
 }

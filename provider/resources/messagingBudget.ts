@@ -25,6 +25,8 @@ import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
+import { recordTakeover, takenOverThisRun } from "./takeovers";
+import { isRecovered, withBefore } from "./before";
 import { checkWithSettings, isUnknown } from "./validation";
 import { UserError } from "../userError";
 
@@ -40,6 +42,8 @@ const Inputs = z.object({
   budget,
   /** The Pulumi resource name, so that a conflict can name both resources. */
   resourceName: z.string().optional(),
+  /** The account's budget as `check` found it before this stack acted (before.ts). */
+  before: z.object({ budget: z.number() }).optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 
@@ -117,11 +121,15 @@ function outputsOf(account: MessagingAccountRecord, budgetValue: number, previou
 }
 
 export const provider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
+  async check(olds, news) {
     const result = checkWithSettings(Inputs, news, ["management"]);
     const conflict = claimAccount(news.resourceName, news.accountId);
     if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
-    return result;
+    return withBefore(result, olds, async () => {
+      if (isUnknown(news.accountId)) return undefined;
+      const account = await liveAccount(apiClient(), String(news.accountId));
+      return account ? { budget: account.budget ?? 0 } : undefined;
+    });
   },
 
   async diff(_id, olds: MessagingBudgetOutputs, news: Inputs) {
@@ -130,11 +138,12 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   },
 
   async create(news: Inputs) {
-    const inputs = Inputs.parse(news);
+    const { before, ...inputs } = Inputs.parse(news);
     const client = apiClient();
     const account = await liveAccount(client, inputs.accountId);
     if (!account) throw new AccountNotFound(inputs.accountId);
-    const previous = account.budget ?? 0;
+    const previous = before?.budget ?? account.budget ?? 0;
+    recordTakeover({ kind: "messaging budget", accountId: inputs.accountId });
     if (previous !== inputs.budget) await setBudget(client, inputs.accountId, inputs.budget);
     return { id: inputs.accountId, outs: outputsOf(account, inputs.budget, previous, inputs.budget, managementIdentity(client.settings)) };
   },
@@ -147,7 +156,9 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       return {};
     }
     const current = account.budget ?? 0;
-    return { id, props: outputsOf(account, current, props.previousBudget, props.budgetSet, managementIdentity(client.settings)), inputs: { accountId: id, budget: current } };
+    // Imported by recovery (before.ts): the interrupted create set the budget only if the declared value is in place.
+    const [previous, set] = isRecovered(props) ? [props.before!.budget, current === props.budget ? props.budget : props.before!.budget] : [props.previousBudget, props.budgetSet];
+    return { id, props: outputsOf(account, current, previous, set, managementIdentity(client.settings)), inputs: { accountId: id, budget: current } };
   },
 
   async update(id, olds: MessagingBudgetOutputs, news: Inputs) {
@@ -164,6 +175,8 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   async delete(id, props: MessagingBudgetOutputs) {
     const client = apiClient();
     if (props.budgetSet === props.previousBudget) return; // this stack changed nothing
+    // Renamed in code (or replaced): the resource that took the budget over in this run keeps it.
+    if (takenOverThisRun({ kind: "messaging budget", accountId: id })) return;
     try {
       // Restored only while the account still has the stack's value: a budget someone set since
       // (finance raised it, another stack took it) is theirs.

@@ -8,7 +8,8 @@ import type { MgmtClient } from "../api/client";
 import { ApiError } from "../api/errors";
 import { messagingRegion, type MessagingRegion } from "../api/schemas";
 import { requireSetting } from "../config";
-import { tokenIdentity } from "./identity";
+import { assertSameIdentity, tokenIdentity } from "./identity";
+import { isUnknown } from "./validation";
 import { UserError } from "../userError";
 
 export const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
@@ -59,6 +60,15 @@ export const isNewTrigger = (value: string | number | undefined, last: string | 
 /** The identity of the token a call will use: the resource's own, else mgmt:messagingToken. */
 export function tokenIdentityOf(client: MgmtClient, token: string | undefined): string {
   return tokenIdentity(token ?? requireSetting(client.settings, "messagingToken", "authenticate to the messaging API"));
+}
+
+/**
+ * Refuses to act on a key or queue with a token of another identity than the one recorded (a
+ * token not known yet, in a preview, is checked at `up`).
+ */
+export function assertSameAccount(client: MgmtClient, what: string, recorded: string | undefined, token: string | undefined): void {
+  if (isUnknown(token)) return;
+  assertSameIdentity(what, recorded, tokenIdentityOf(client, token), client.settings);
 }
 
 export function withoutUndefined<T extends object>(o: T): T {

@@ -22,15 +22,23 @@ import type { MgmtClient } from "../api/client";
 import { queueName, queueParallelism, type QueueRecord } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { confirmGone } from "./identity";
-import { act, flag, isNewTrigger, pauseChanged, queueLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
+import { act, assertSameAccount, flag, isNewTrigger, pauseChanged, queueLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
 import { providerFor } from "./providerRef";
-import { checkWithSettings } from "./validation";
+import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
+import { isRecovered, withBefore } from "./before";
+import { checkWithSettings, isUnknown } from "./validation";
 
-const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger });
+/** The queue as `check` found it before this stack acted (before.ts). */
+const QueueBefore = z.object({ exists: z.boolean(), parallelism: z.number().optional(), paused: z.boolean().optional(), lag: z.number().optional() });
+type QueueBefore = z.output<typeof QueueBefore>;
+
+const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger, before: QueueBefore.optional() });
 type QueueInputs = z.output<typeof QueueInputs>;
 
 /** For a queue the stack does not declare, what it changed of the pause (PauseProvenance). */
-interface QueueOutputs extends QueueInputs, PauseProvenance {
+interface QueueOutputs extends Omit<QueueInputs, "before">, PauseProvenance {
+  /** Only in a resource recovery imported (before.ts), until its refresh. */
+  before?: QueueBefore;
   /** Fingerprint of the token (the account) this queue is managed with. */
   managedBy?: string;
   /** The last `resumeTrigger` value acted on. */
@@ -39,6 +47,16 @@ interface QueueOutputs extends QueueInputs, PauseProvenance {
   created?: boolean;
   /** Messages waiting, as last read. */
   lag?: number;
+  /**
+   * A declared queue that existed before this stack changed its settings: how it was found, what
+   * destroy (or removing `parallelism`) puts back while the stack's settings are still in place.
+   */
+  found?: QueueSettings;
+}
+
+interface QueueSettings {
+  parallelism: number;
+  paused: boolean;
 }
 
 const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
@@ -62,11 +80,63 @@ async function readQueue(client: MgmtClient, q: { queue: string; region: QueueIn
 
 type QueueTarget = Pick<QueueInputs, "queue" | "region" | "token">;
 
+/** The resource's id: where the queue is. Recovery (automation.ts) gives an imported one the same. */
+export const queueId = (i: { region: string; queue: string }) => `${i.region}/${i.queue}`;
+
+/** Whether create looks the queue up first: a declared queue, or one whose pause is declared. */
+const readsFirst = (inputs: QueueInputs) => isDeclared(inputs) || inputs.paused !== undefined;
+
+const beforeOf = (q: QueueRecord | undefined): QueueBefore => (q ? withoutUndefined({ exists: true, parallelism: q.parallelism, paused: q.paused, lag: q.lag }) : { exists: false });
+
+/**
+ * A queue recovery imported: what the interrupted create did, from how `check` found the queue
+ * and how it is now. A declared queue that was absent and exists now was created by it; settings
+ * or a pause count as the stack's only where the declared value is in place and differs from the
+ * one found.
+ */
+function recoveredProvenance(props: QueueOutputs, now: QueueRecord): Pick<QueueOutputs, "created" | "found" | "pausedByStack" | "resumedByStack"> {
+  const before = props.before!;
+  if (isDeclared(props)) {
+    if (!before.exists) return { created: true };
+    const applied = now.parallelism === props.parallelism && now.paused === wantedPause(props);
+    const changed = before.parallelism !== props.parallelism || before.paused !== wantedPause(props);
+    return { created: false, found: applied && changed && before.parallelism !== undefined && before.paused !== undefined ? { parallelism: before.parallelism, paused: before.paused } : undefined };
+  }
+  return {
+    pausedByStack: props.paused === true && before.paused === false && now.paused === true ? true : undefined,
+    resumedByStack: props.paused === false && before.paused === true && now.paused === false ? true : undefined,
+  };
+}
+
+const queueRef = (client: MgmtClient, target: QueueTarget): ObjectRef => ({ kind: "queue", identity: tokenIdentityOf(client, target.token), region: target.region, name: target.queue });
+
 /** Gives back a pause state this stack changed on a queue it does not declare, while its own state is in place. */
 async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow: boolean | undefined, prov: PauseProvenance): Promise<void> {
   const label = queueLabel(target.queue);
   if (prov.pausedByStack && pausedNow === true) await act(label, "resume", target, () => client.resumeQueue(target.region, target.queue, target.token));
   if (prov.resumedByStack && pausedNow === false) await act(label, "pause", target, () => client.pauseQueue(target.region, target.queue, target.token));
+}
+
+/**
+ * Puts a taken-over declared queue's settings back as found, while the ones this stack set are
+ * still in place (someone's later change is theirs). Returns the pause state afterwards.
+ */
+async function giveBackSettings(client: MgmtClient, props: QueueOutputs): Promise<boolean | undefined> {
+  const label = queueLabel(props.queue);
+  const now = await act(label, "read", props, () => client.getQueue(props.region, props.queue, props.token));
+  if (props.found && now.parallelism === props.parallelism && now.paused === wantedPause(props)) {
+    const found = props.found;
+    await act(label, "give back the settings of", props, () => client.upsertQueue(props.region, { queueName: props.queue, ...found }, props.token));
+    return found.paused;
+  }
+  return now.paused;
+}
+
+/** A taken-over queue's settings before this update changes them, or undefined if it changes none. */
+async function settingsBefore(client: MgmtClient, olds: QueueOutputs, inputs: QueueInputs): Promise<QueueSettings | undefined> {
+  const before: Partial<QueueSettings> = isDeclared(olds) ? { parallelism: olds.parallelism, paused: olds.paused } : await readQueue(client, olds).then((q) => (q ? { parallelism: q.parallelism, paused: q.paused } : {}));
+  if (before.parallelism === undefined || before.paused === undefined) return undefined;
+  return before.parallelism !== inputs.parallelism || before.paused !== wantedPause(inputs) ? (before as QueueSettings) : undefined;
 }
 
 /**
@@ -111,7 +181,7 @@ const rethrow = (err: unknown): never => {
 };
 
 export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
+  async check(olds, news) {
     const result = checkWithSettings(QueueInputs, news, ["regional"], news.token);
     const failures = [...(result.failures ?? [])];
     if (news.resumeTrigger !== undefined && (news.paused !== undefined || news.parallelism !== undefined)) {
@@ -120,11 +190,18 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
         reason: "resumeTrigger: only for a queue whose state this stack does not declare (no paused, no parallelism); with paused declared, set paused: false to resume",
       });
     }
-    return failures.length > 0 ? { inputs: news, failures } : result;
+    if (failures.length > 0) return { inputs: news, failures };
+    return withBefore(result, olds, async () => {
+      const { region, queue, token, parallelism, paused } = news;
+      if ([region, queue, token, parallelism, paused].some(isUnknown) || !readsFirst(news as QueueInputs)) return undefined;
+      return beforeOf(await readQueue(apiClient(), { region: region as QueueInputs["region"], queue: queue as string, token: token as string | undefined }));
+    });
   },
 
   // Declared state against recorded state (refresh keeps it current): no call.
   async diff(_id, olds: QueueOutputs, news: QueueInputs) {
+    // A preview fails when the up would: another account's token is refused before any call.
+    assertSameAccount(apiClient(), queueLabel(olds.queue), olds.managedBy, news.token);
     const replaces = (["queue", "region"] as const).filter((k) => olds[k] !== news[k]);
     const paused = wantedPause(news);
     const changes =
@@ -140,19 +217,22 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async create(news: QueueInputs) {
-    const inputs = QueueInputs.parse(news);
+    const { before: checked, ...inputs } = QueueInputs.parse(news);
     const client = apiClient();
     // A declared queue is looked up first: one that exists is not this stack's to delete. So is
     // one whose pause is declared: a pause found in place is not this stack's to lift.
-    const found = isDeclared(inputs) || inputs.paused !== undefined ? await readQueue(client, inputs) : undefined;
+    const before = readsFirst(inputs) ? (checked ?? beforeOf(await readQueue(client, inputs))) : undefined;
+    const found = before?.exists ? before : undefined;
+    recordTakeover(queueRef(client, inputs));
     const done = await converge(client, inputs, { parallelism: found?.parallelism, paused: found?.paused }, rethrow);
     return {
-      id: `${inputs.region}/${inputs.queue}`,
+      id: queueId(inputs),
       outs: withoutUndefined({
         ...inputs,
         paused: wantedPause(inputs),
         managedBy: tokenIdentityOf(client, inputs.token),
         created: isDeclared(inputs) ? found === undefined : undefined,
+        found: isDeclared(inputs) && found && (found.parallelism !== inputs.parallelism || found.paused !== wantedPause(inputs)) ? { parallelism: found.parallelism, paused: found.paused } : undefined,
         lag: found?.lag,
         ...done,
       }),
@@ -162,6 +242,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
   async read(id, props: QueueOutputs) {
     const client = apiClient();
     let record: QueueRecord;
+    assertSameAccount(client, queueLabel(props.queue), props.managedBy, props.token);
     try {
       record = await client.getQueue(props.region, props.queue, props.token);
     } catch (err) {
@@ -169,8 +250,10 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
       throw err;
     }
     // Only what the stack declares is compared later: `paused` is recorded where it is declared.
-    const observed = { paused: props.paused !== undefined ? record.paused : undefined, lag: record.lag, parallelism: isDeclared(props) ? record.parallelism : undefined };
-    return { id, props: withoutUndefined({ ...props, ...observed, managedBy: tokenIdentityOf(client, props.token) }) };
+    const observed = { paused: props.paused !== undefined || isDeclared(props) ? record.paused : undefined, lag: record.lag, parallelism: isDeclared(props) ? record.parallelism : undefined };
+    const { before: _, ...recorded } = props;
+    const recovered = isRecovered(props) ? recoveredProvenance(props, record) : {};
+    return { id, props: withoutUndefined({ ...recorded, ...recovered, ...observed, managedBy: tokenIdentityOf(client, props.token) }) };
   },
 
   async update(_id, olds: QueueOutputs, news: QueueInputs) {
@@ -180,11 +263,17 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
       queueNotFound(err, client, olds, inputs.token);
       throw err;
     };
+    assertSameAccount(client, queueLabel(olds.queue), olds.managedBy, inputs.token);
+    // The first time this stack changes the settings of a queue it took over, what was there is what it gives back.
+    const found = isDeclared(inputs) && !olds.created ? (olds.found ?? (await settingsBefore(client, olds, inputs).catch(guard))) : undefined;
+    // Declared to undeclared: settings this stack changed go back as found before it lets go.
+    const released = isDeclared(olds) && !isDeclared(inputs) && olds.found !== undefined;
+    const pausedNow = released ? await giveBackSettings(client, olds).catch(guard) : olds.paused;
     // From existing to declared: the queue was there before this stack, so it stays not created.
     const done = await converge(
       client,
       inputs,
-      { parallelism: isDeclared(olds) ? olds.parallelism : undefined, paused: olds.paused, lastResumeTrigger: olds.lastResumeTrigger, pausedByStack: olds.pausedByStack, resumedByStack: olds.resumedByStack },
+      { parallelism: isDeclared(olds) ? olds.parallelism : undefined, paused: pausedNow, lastResumeTrigger: olds.lastResumeTrigger, pausedByStack: olds.pausedByStack, resumedByStack: olds.resumedByStack },
       guard,
     );
     return {
@@ -193,6 +282,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
         paused: wantedPause(inputs),
         managedBy: tokenIdentityOf(client, inputs.token),
         created: isDeclared(inputs) ? olds.created === true : undefined,
+        found,
         lag: olds.lag,
         ...done,
       }),
@@ -202,9 +292,15 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
   async delete(_id, props: QueueOutputs) {
     const client = apiClient();
     const t = props.token;
+    // Renamed in code (or replaced): the resource that took the queue over in this run keeps it,
+    // messages and settings included.
+    if (takenOverThisRun(queueRef(client, props))) return;
+    assertSameAccount(client, queueLabel(props.queue), props.managedBy, t);
     try {
       if (isDeclared(props) && props.created) {
         await act(queueLabel(props.queue), "delete", props, () => client.deleteQueue(props.region, props.queue, t));
+      } else if (isDeclared(props) && props.found) {
+        await giveBackSettings(client, props);
       } else if (!isDeclared(props) && (props.pausedByStack || props.resumedByStack)) {
         // Given back only while this stack's own state is still in place: read what is there now.
         const now = await act(queueLabel(props.queue), "read", props, () => client.getQueue(props.region, props.queue, t));

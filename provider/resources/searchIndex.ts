@@ -33,25 +33,33 @@ import { confirmGone, managementIdentity } from "./identity";
 import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
+import { recordTakeover, takenOverThisRun } from "./takeovers";
+import { UserError } from "../userError";
 import { checkWithSettings, isUnknown } from "./validation";
 
 export interface SearchIndexArgs {
   /**
    * 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen
-   * at the first `up` and kept (a preview shows it as known after apply).
+   * at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the
+   * adopted index's own name, left as it is.
    */
   name?: pulumi.Input<string>;
   /** Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. */
   region: pulumi.Input<SearchRegion>;
   /** Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). */
   type: pulumi.Input<SearchType>;
-  /** Take over an existing index, by id or exact name, instead of creating one. */
+  /**
+   * Take over an existing index, by id or exact name, instead of creating one. Destroy releases an
+   * adopted index (it stays, with the name and plan it had when adopted) and never deletes it;
+   * removing `adopt` later hands the index to the stack, whose destroy then deletes it.
+   */
   adopt?: pulumi.Input<string>;
 }
 
 /** Inputs as the provider sees them after `check`. */
 const Inputs = z.object({
-  name: indexName,
+  /** Left out only with `adopt`: the adopted index keeps its name. */
+  name: indexName.optional(),
   region: z.enum(SEARCH_REGIONS),
   type: z
     .enum(SEARCH_TYPES)
@@ -91,8 +99,15 @@ export interface SearchIndexOutputs {
   tokens: SearchIndexTokens;
   autoName?: string;
   adopt?: string;
+  /** An adopted index as it was before this stack changed it: what destroy gives back. */
+  found?: FoundIndex;
   /** The identity that manages the index (identity.ts); absent in state of older releases. */
   managedBy?: string;
+}
+
+interface FoundIndex {
+  name: string;
+  type: Reported<SearchType>;
 }
 
 /** Outputs as earlier releases (0.3 and before) stored them: the two tokens apart. */
@@ -147,7 +162,8 @@ async function readIndex(client: MgmtClient, id: string): Promise<SearchIndexRec
 
 const indexLabel = (name: string, id: string) => `search index "${name}" (${id})`;
 
-async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<SearchIndexRecord> {
+/** Takes an existing index over: the record after the stack's changes, and how it was found if it changed anything. */
+async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<{ record: SearchIndexRecord; found?: FoundIndex }> {
   const ref = inputs.adopt!;
   let record: SearchIndexRecord | undefined;
   try {
@@ -157,49 +173,72 @@ async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<Search
   }
   record ??= await findByName(client, ref);
   if (!record) throw new Error(`adopt: no search index with id or name "${ref}" exists for this user`);
+  recordTakeover({ kind: "search index", id: record.id });
   if (record.region !== inputs.region) {
     throw new Error(
       `adopt: search index "${record.name}" (${record.id}) is deployed in region "${record.region}" but region is "${inputs.region}": an index cannot move, so declare region "${record.region}" to adopt it`,
     );
   }
-  if (record.name !== inputs.name) await client.renameSearchIndex(record.id, inputs.name);
+  const name = inputs.name ?? record.name;
+  const found = { name: record.name, type: record.type };
+  if (record.name !== name) await client.renameSearchIndex(record.id, name);
   if (record.type !== inputs.type) {
     await client.setSearchIndexPlan(record.id, inputs.type);
-    return client.getSearchIndex(record.id);
+    return { record: await client.getSearchIndex(record.id), found };
   }
-  return { ...record, name: inputs.name };
+  return { record: { ...record, name }, found: record.name !== name ? found : undefined };
 }
 
 const CREATE_ATTEMPTS = 5;
 
+function nameTaken(name: string, answer?: string): Error {
+  return new Error(
+    `a search index named "${name}" already exists and this stack did not create it: set adopt: "${name}" to manage it, or choose another name; ` +
+      `if this stack created it under another resource name, give the renamed resource \`aliases\` instead${answer ? ` (${answer})` : ""}`,
+  );
+}
+
 /**
  * Creates the index. After an ambiguous answer (5xx, timeout, dropped connection) the index may
  * exist: look it up by name before anything else, and send again only after seeing it absent.
- * Names are unique per user, so this can never make a duplicate. A 409 is only "ours" after an
- * ambiguous attempt of this very call; on the first attempt it is someone else's index.
+ * Names are unique per user, so this can never make a duplicate.
+ *
+ * An index found under the name is claimed only with proof that this call created it: a name
+ * drawn at random for this resource (autoName) is nobody else's, and a name the user chose is
+ * looked up before the first send, so one that is taken fails before anything is sent. A 409 is
+ * only "ours" after an ambiguous attempt of this very call.
  */
-async function createIndex(client: MgmtClient, inputs: Inputs): Promise<SearchIndexRecord> {
-  const body = { name: inputs.name, region: inputs.region, type: inputs.type };
+async function createIndex(client: MgmtClient, inputs: Inputs, name: string): Promise<SearchIndexRecord> {
+  const body = { name, region: inputs.region, type: inputs.type };
+  if (name !== inputs.autoName && (await findByName(client, name))) throw nameTaken(name);
   let mayHaveCommitted = false;
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.createSearchIndex(body);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      if (err.status === 409 && !mayHaveCommitted) {
-        throw new Error(
-          `a search index named "${inputs.name}" already exists and this stack did not create it: set adopt: "${inputs.name}" to manage it, or choose another name (${err.message})`,
-        );
-      }
+      if (err.status === 409 && !mayHaveCommitted) throw nameTaken(name, err.message);
       if (!(err.isAmbiguous || err.status === 409)) throw err;
       mayHaveCommitted = true;
-      const existing = await findByName(client, inputs.name);
+      const existing = await findByName(client, name);
       if (existing) return existing;
       if (attempt >= CREATE_ATTEMPTS) {
-        throw new Error(`search index "${inputs.name}" was not created after ${attempt} attempts, each answered ambiguously and followed by a lookup that found nothing: ${err.message}`);
+        throw new Error(`search index "${name}" was not created after ${attempt} attempts, each answered ambiguously and followed by a lookup that found nothing: ${err.message}`);
       }
     }
   }
+}
+
+/**
+ * An adopted index is released, never deleted: the name and plan it had when adopted are given
+ * back, each only while the stack's own value is still in place.
+ */
+async function release(client: MgmtClient, id: string, props: SearchIndexOutputs): Promise<void> {
+  const found = props.found;
+  if (!found) return;
+  const now = await client.getSearchIndex(id);
+  if (now.name === props.name && found.name !== props.name) await client.renameSearchIndex(id, found.name);
+  if (now.type === props.type && found.type !== props.type && (SEARCH_TYPES as readonly string[]).includes(found.type)) await client.setSearchIndexPlan(id, found.type as SearchType);
 }
 
 /** A 404 from an operation on an existing index: gone, unless other credentials are asking. */
@@ -217,30 +256,46 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       if (typeof olds?.autoName === "string" && !isUnknown(olds.autoName)) inputs.autoName = olds.autoName;
       inputs.name = inputs.autoName;
     }
-    return checkWithSettings(Inputs, inputs, ["management"]);
+    const result = checkWithSettings(Inputs, inputs, ["management"]);
+    if (inputs.name === undefined && inputs.adopt === undefined && !result.failures?.length) {
+      return { inputs, failures: [{ property: "name", reason: "name: give a name, or adopt an existing index" }] };
+    }
+    return result;
   },
 
-  async diff(_id, olds: StoredOutputs, news: Inputs) {
+  async diff(id, olds: StoredOutputs, news: Inputs) {
     const replaces = (["region"] as const).filter((k) => olds[k] !== news[k]);
+    if (replaces.length > 0 && olds.adopt !== undefined && news.adopt !== undefined) {
+      // A replacement would delete the index this stack only adopted, and the new one could not adopt it.
+      throw new UserError(
+        `${indexLabel(olds.name, id)} was adopted in region "${olds.region}": an index cannot move, and an adopted index is never deleted to make a new one. ` +
+          `Declare region "${olds.region}"; to move the data, declare a new SearchIndex in "${news.region}" beside it`,
+      );
+    }
     // State of earlier releases holds the tokens as two outputs: an update (no API call) rewrites
     // them as one, or `index.token` would read nothing.
     const legacyTokens = olds.tokens === undefined;
-    const changes = replaces.length > 0 || olds.name !== news.name || olds.type !== news.type || legacyTokens;
+    const renames = news.name !== undefined && olds.name !== news.name;
+    // Adopting or handing over changes what destroy does: the preview shows it (an update, no call).
+    const changes = replaces.length > 0 || renames || olds.type !== news.type || olds.adopt !== news.adopt || legacyTokens;
     return {
       changes,
       replaces,
       // Names are unique: a replacement that keeps the name must free it first.
-      deleteBeforeReplace: replaces.length > 0 && olds.name === news.name,
+      deleteBeforeReplace: replaces.length > 0 && (news.name === undefined || olds.name === news.name),
     };
   },
 
   async create(news: Inputs) {
     const inputs = Inputs.parse(news);
     const client = apiClient();
-    const record = await (inputs.adopt ? adoptExisting(client, inputs) : createIndex(client, inputs)).catch((err) => {
-      throw err instanceof ApiError ? new Error(`search index "${inputs.name}": ${err.message}`) : err;
+    const { record, found } = await (inputs.adopt ? adoptExisting(client, inputs) : createIndex(client, inputs, inputs.name!).then((r) => ({ record: r, found: undefined }))).catch((err) => {
+      throw err instanceof ApiError ? new Error(`search index "${inputs.name ?? inputs.adopt}": ${err.message}`) : err;
     });
-    return { id: record.id, outs: outputsOf(record, inputs, managementIdentity(client.settings)) };
+    recordTakeover({ kind: "search index", id: record.id });
+    const outs = outputsOf(record, inputs, managementIdentity(client.settings));
+    if (found) outs.found = found;
+    return { id: record.id, outs };
   },
 
   async read(id, props: SearchIndexOutputs) {
@@ -256,6 +311,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     const inputs: Partial<Inputs> = { name: record.name, region: props.region, type: record.type as Inputs["type"] };
     if (props.autoName !== undefined) inputs.autoName = props.autoName;
     if (props.adopt !== undefined) inputs.adopt = props.adopt;
+    if (props.found !== undefined) outs.found = props.found;
     return { id, props: outs, inputs };
   },
 
@@ -266,25 +322,32 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       if (notFound(err, label, olds.managedBy, client)) throw new Error(`${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
       throw err instanceof ApiError ? new Error(`${label}: ${err.message}`) : err;
     };
-    if (olds.name !== news.name) {
-      await client.renameSearchIndex(id, news.name).catch(guard);
-      await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.filter((i) => i.id === id).forEach((i) => (i.name = news.name)));
+    const name = news.name ?? olds.name;
+    if (olds.name !== name) {
+      await client.renameSearchIndex(id, name).catch(guard);
+      await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.filter((i) => i.id === id).forEach((i) => (i.name = name)));
     }
     // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
     if (olds.type !== news.type) await client.setSearchIndexPlan(id, news.type).catch(guard);
     // Rebuilt field by field: state of releases that stored every field sheds the rest here.
     const tokens = olds.tokens ?? tokensOf(olds.token!, olds.readOnlyToken);
-    const outs: SearchIndexOutputs = { name: news.name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens, managedBy: managementIdentity(client.settings) };
+    const outs: SearchIndexOutputs = { name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens, managedBy: managementIdentity(client.settings) };
     if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
+    // Still adopted: how it was before this stack first changed it is what destroy gives back.
+    const found = olds.found ?? (olds.adopt !== undefined && (olds.name !== name || olds.type !== news.type) ? { name: olds.name, type: olds.type } : undefined);
+    if (news.adopt !== undefined && found !== undefined) outs.found = found;
     if (news.autoName !== undefined) outs.autoName = news.autoName;
     return { outs };
   },
 
   async delete(id, props: SearchIndexOutputs) {
     const client = apiClient();
+    // Renamed in code (or replaced): the resource that took the index over in this run keeps it.
+    if (takenOverThisRun({ kind: "search index", id })) return;
     try {
-      await client.deleteSearchIndex(id);
+      if (props.adopt !== undefined) await release(client, id, props);
+      else await client.deleteSearchIndex(id);
     } catch (err) {
       if (!notFound(err, indexLabel(props.name, id), props.managedBy, client)) throw err;
     }
@@ -310,7 +373,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
     const props: pulumi.Inputs = { ...STORED_PLACEHOLDERS, name: args.name, region: args.region, type: args.type };
     if (args.adopt !== undefined) props.adopt = args.adopt;
     // Unknown in a preview: a name drawn now would not be the one `up` draws.
-    if (args.name === undefined) props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
+    if (args.name === undefined && args.adopt === undefined) props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
     super(providerFor("searchIndex"), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "tokens"] }, "mgmt", "SearchIndex");
   }
 

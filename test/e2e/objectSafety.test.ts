@@ -218,10 +218,11 @@ describe("5. shared messaging state", () => {
     expect(await exported(s, BUDGET)).toHaveLength(env.emu.requests({ route: "PATCH /v2/messaging/update-budget/:id" }).length);
   });
 
-  test("a key paused with one mgmt:messagingToken is not silently released when the token changes", async () => {
+  test("a key paused with one mgmt:messagingToken is not silently handed to another account when the token changes", async () => {
     const free = account(alice(), "free");
-    const paid = account(alice(), "paid"); // same region, another account: it has no key "k"
+    const paid = account(alice(), "paid"); // same region, another account, with a key "k" of its own
     emulatedAccount(free.id).keys["k"] = { waitListSize: 3, paused: false, rateResets: 0 };
+    emulatedAccount(paid.id).keys["k"] = { waitListSize: 9, paused: false, rateResets: 0 };
     let paused = true;
     const s = await env.stack({
       mgmt: { messagingToken: free.token },
@@ -233,16 +234,20 @@ describe("5. shared messaging state", () => {
     expect(key.outputs!.managedBy).toMatch(/^token:[0-9a-f]{12}$/);
     expect(JSON.stringify(key)).not.toContain(free.token);
 
-    // The token now belongs to another account of the region, which has no key "k": lifting the
-    // pause there answers 404, which must not pass for "the pause is gone".
+    // The token now belongs to another account of the region, which has a key "k" too: that key
+    // is not this one, and acting on it would leave this one paused. Refused, with nothing sent.
     await s.stack.setConfig("mgmt:messagingToken", { value: paid.token, secret: true });
     paused = false;
-    const mismatch = /flow control key "k" in eu-central-1 \(paused by this stack\) was not found by token:[0-9a-f]{12}, but it is managed by token:[0-9a-f]{12}/;
+    const mismatch = /flow control key "k" is managed by token:[0-9a-f]{12}, but this run would act with token:[0-9a-f]{12}: nothing was sent/;
+    env.emu.resetLog();
+    await expect(s.stack.preview()).rejects.toThrow(mismatch);
     await expect(s.stack.up()).rejects.toThrow(mismatch);
     await expect(s.stack.refresh({ runProgram: true })).rejects.toThrow(mismatch);
     await expect(s.stack.destroy({ runProgram: true })).rejects.toThrow(mismatch);
+    expect(env.emu.requests().filter((r) => r.path.includes("flowControl"))).toEqual([]);
     expect(emulatedAccount(free.id).keys.k.paused).toBe(true);
-    expect(await exported(s, KEY)).toHaveLength(1);
+    expect(emulatedAccount(paid.id).keys.k).toEqual({ waitListSize: 9, paused: false, rateResets: 0 });
+    expect((await exported(s, KEY))[0].outputs!.managedBy).toBe(key.outputs!.managedBy);
 
     // With the token back, up lifts the pause it set.
     await s.stack.setConfig("mgmt:messagingToken", { value: free.token, secret: true });

@@ -5,9 +5,9 @@
  * this stack set over an operator's goes back to the operator's value; a budget someone raised
  * after the up is not put back.
  */
-import { MessagingBudget, MessagingControls } from "../../provider";
-import type { MessagingControlsArgs } from "../../provider";
-import { declaring, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
+import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
+import type { MessagingControlsArgs, SearchIndexArgs } from "../../provider";
+import { declaring, exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -125,4 +125,86 @@ test("a declared queue whose parallelism is removed shows the change in the prev
   await s.stack.up();
   await s.stack.destroy();
   expect(account.queues.orders).toMatchObject({ parallelism: 3, lag: 1234 });
+});
+
+test("a taken-over declared queue gets the settings it was found with back on destroy, unless someone changed them since", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  account.queues["emails"] = { paused: true, resumes: 0, parallelism: 1, createdAt: 1 };
+  account.queues["sms"] = { paused: false, resumes: 0, parallelism: 1, createdAt: 1 };
+  const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues: [{ name: "emails", parallelism: 4 }, { name: "sms", parallelism: 4 }] })) });
+  await s.stack.up();
+  expect(account.queues.emails).toMatchObject({ parallelism: 4, paused: false });
+  await env.client.upsertQueue("eu-central-1", { queueName: "sms", parallelism: 7, paused: false }, token); // someone's later change
+  env.emu.resetLog();
+  await s.stack.destroy();
+  expect(writeCalls()).toEqual(["POST /queues"]);
+  expect(account.queues.emails).toMatchObject({ parallelism: 1, paused: true });
+  expect(account.queues.sms).toMatchObject({ parallelism: 7, paused: false });
+});
+
+test("renaming a component, a budget and an adopted index in code (no aliases) moves them with no write: nothing is unpaused, unpinned, restored or deleted", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  account.keys["k"] = { waitListSize: 0, paused: false, rateResets: 0 };
+  const legacy = await env.client.createSearchIndex({ name: "legacy", region: "eu-west-1", type: "free" });
+  let suffix = "";
+  const s = await env.stack({
+    program: async () =>
+      declaring(() => {
+        new MessagingControls(`ops${suffix}`, { region: "eu-central-1", token, flowControlKeys: [{ key: "k", paused: true, pin: { parallelism: 2 } }], queues: [{ name: "jobs", parallelism: 2 }] });
+        new MessagingBudget(`budget${suffix}`, { accountId: account.record.id, budget: 100 });
+        new SearchIndex(`search${suffix}`, { adopt: legacy.id, name: "catalog", region: "eu-west-1", type: "free" });
+      }),
+  });
+  await s.stack.up();
+  account.queues.jobs.lag = 1234;
+  const live = () => ({ key: account.keys.k, queue: account.queues.jobs, budget: account.record.budget, index: env.emu.emulator.data.indexes.map((i) => i.record.name) });
+  const before = JSON.parse(JSON.stringify(live()));
+  expect(before).toMatchObject({ key: { paused: true, pinned: { parallelism: 2 } }, queue: { parallelism: 2 }, budget: 100, index: ["catalog"] });
+
+  suffix = "-v2";
+  env.emu.resetLog();
+  const up = await s.stack.up();
+  expect(up.summary.resourceChanges).toMatchObject({ create: 5, delete: 5 });
+  expect(writeCalls()).toEqual([]);
+  expect(live()).toEqual(before);
+
+  // The new resources found all this in place, so it is not theirs to give back: destroy leaves it.
+  await s.stack.destroy();
+  expect(writeCalls()).toEqual([]);
+  expect(live()).toEqual(before);
+});
+
+test("adopt without a name keeps the index's name; a region change fails at preview; destroy releases the index with the name and plan it had", async () => {
+  env.emu.emulator.reset();
+  const legacy = await env.client.createSearchIndex({ name: "legacy", region: "eu-west-1", type: "free" });
+  let args: SearchIndexArgs = { adopt: legacy.id, region: "eu-west-1", type: "free" };
+  const s = await env.stack({ program: async () => void declaring(() => new SearchIndex("search", args)) });
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(writeCalls()).toEqual([]);
+  expect((await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex"))[0].outputs).toMatchObject({ name: "legacy", adopt: legacy.id });
+
+  args = { ...args, name: "catalog", type: "payg" };
+  await s.stack.up();
+  expect(await env.client.getSearchIndex(legacy.id)).toMatchObject({ name: "catalog", type: "payg" });
+
+  args = { ...args, region: "us-central1" };
+  await expect(s.stack.preview()).rejects.toThrow(/search index "catalog" \(.+\) was adopted in region "eu-west-1": an index cannot move, and an adopted index is never deleted/);
+  args = { ...args, region: "eu-west-1" };
+
+  await s.stack.destroy();
+  expect(await env.client.getSearchIndex(legacy.id)).toMatchObject({ name: "legacy", type: "free" });
+});
+
+test("a create of a name someone else's index has, answered 503, claims nothing: it fails before sending, naming adopt", async () => {
+  env.emu.emulator.reset();
+  const theirs = await env.client.createSearchIndex({ name: "orders", region: "eu-west-1", type: "free" });
+  env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503, times: 5 });
+  const s = await env.stack({ program: async () => void declaring(() => new SearchIndex("orders", { name: "orders", region: "eu-west-1", type: "free" })) });
+  env.emu.resetLog();
+  await expect(s.stack.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
+  expect(env.emu.requests({ route: "POST /v2/search" })).toEqual([]);
+  expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
+  await s.stack.destroy();
+  expect((await env.client.listSearchIndexes()).map((i) => i.id)).toEqual([theirs.id]);
 });

@@ -4,9 +4,9 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import type { SearchIndexArgs } from "../../provider";
-import { SearchIndex } from "../../provider";
+import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
 import { recoverPendingCreates } from "../../provider/automation";
-import { exported, testEnv, type TestEnv } from "../support/harness";
+import { declaring, exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 let env: TestEnv;
@@ -137,6 +137,65 @@ test("after a hard kill of the CLI mid-up, recoverPendingCreates imports the ind
   const creates = env.emu.requests({ route: "POST /v2/search" });
   expect(creates.map((r) => r.status)).toEqual(Array(12 - leftBehind).fill(200));
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 13 });
+});
+
+test("after a hard kill mid-takeover, recovery imports the key, queue and budget with what the run changed, so destroy gives it back; an index under a chosen name is left out, not claimed", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  account.keys["k"] = { waitListSize: 2, paused: false, rateResets: 0 };
+  account.record.budget = 300;
+  // Each last write of a takeover commits at once but answers late: killed now, the run has
+  // changed the key, the budget and the queue, and the state holds only pending creates.
+  for (const [method, path] of [["POST", "/flowControl/k/pin$"], ["POST", "/v2/queues$"], ["PATCH", "/update-budget/"], ["POST", "^/v2/search$"]]) env.emu.addFault({ method, path, delayAfterMs: 15_000 });
+  let adopt = false;
+  const s = await env.stack({
+    stackName: "takeovers",
+    program: async () =>
+      declaring(() => {
+        new MessagingControls("ops", { region: "eu-central-1", token, flowControlKeys: [{ key: "k", paused: true, pin: { parallelism: 3 } }], queues: [{ name: "jobs", parallelism: 2 }] });
+        new MessagingBudget("budget", { accountId: account.record.id, budget: 500 });
+        new SearchIndex("orders", adopt ? { adopt: "orders", region: "eu-west-1", type: "free" } : { name: "orders", region: "eu-west-1", type: "free" });
+      }),
+  });
+  const up = s.stack.up().then(
+    () => "finished",
+    () => "killed",
+  );
+  await new Promise<void>((resolve) => {
+    const watcher = setInterval(() => {
+      const done = account.keys.k.pinned !== undefined && account.queues.jobs !== undefined && account.record.budget === 500 && env.emu.emulator.data.indexes.length === 1;
+      if (done) {
+        clearInterval(watcher);
+        expect(killOwnChild(/pulumi up .*--stack takeovers/)).toHaveLength(1);
+        resolve();
+      }
+    }, 20);
+  });
+  expect(await up).toBe("killed");
+  env.emu.emulator.controls.clearFaults();
+  expect(account.keys.k).toMatchObject({ paused: true, pinned: { parallelism: 3 } });
+
+  await s.stack.cancel();
+  const report = await recoverPendingCreates(s.stack);
+  expect(report.imported.map((i) => i.name).sort()).toEqual([account.record.id, "jobs", "k"].sort());
+  // The run did create "orders", but nothing proves it: a name the user chose may be someone else's.
+  expect(report.unproven.map((i) => i.name)).toEqual(["orders"]);
+  expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
+  await expect(s.stack.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
+
+  adopt = true;
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  expect((await s.stack.preview()).changeSummary).not.toHaveProperty("update");
+
+  // Destroy gives back what the killed run changed: the pause and pin lifted, the budget it found,
+  // the queue it created deleted. The adopted index is released.
+  await s.stack.destroy();
+  expect(account.keys.k.paused).toBe(false);
+  expect(account.keys.k.pinned ?? {}).toEqual({});
+  expect(account.record.budget).toBe(300);
+  expect(account.queues.jobs).toBeUndefined();
+  expect(env.emu.emulator.data.indexes.map((i) => i.record.name)).toEqual(["orders"]);
 });
 
 test("one up of 200 indexes against a service that allows 20 requests a second creates all 200, none twice", async () => {

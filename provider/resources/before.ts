@@ -1,0 +1,33 @@
+/**
+ * What an object was before this stack first acted on it, read by `check` of a new resource.
+ *
+ * Keys, queues and budgets are taken over, not created: what destroy gives back is what the
+ * create found. A create that was interrupted (the CLI killed, the machine lost) leaves only a
+ * pending create in the state, holding the inputs `check` returned, and nothing of what the
+ * create read. Read in `check`, that "before" travels in those inputs: recovery
+ * (automation.ts `recoverPendingCreates`) imports the resource with it, and the refresh that
+ * follows works out from it and from what is there now what the interrupted run changed
+ * (each provider's `read`). The create itself uses it too, rather than reading a second time.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+/** A resource `check` has not seen before: it has no old inputs. */
+export const isNewResource = (olds: Record<string, unknown> | undefined) => !olds || Object.keys(olds).length === 0;
+
+/**
+ * Adds `before` to the checked inputs of a new resource. `read` returns undefined when it cannot
+ * read yet (a value unknown in a preview); a failed read is left to the create, which reads again
+ * and reports it.
+ */
+export async function withBefore<B>(result: pulumi.dynamic.CheckResult, olds: Record<string, unknown> | undefined, read: () => Promise<B | undefined>): Promise<pulumi.dynamic.CheckResult> {
+  if (result.failures?.length || !isNewResource(olds)) return result;
+  try {
+    const before = await read();
+    return before === undefined ? result : { inputs: { ...result.inputs, before } };
+  } catch {
+    return result;
+  }
+}
+
+/** A resource imported by recovery: its inputs with `before`, and nothing a create wrote yet. */
+export const isRecovered = (props: { before?: unknown; managedBy?: string }) => props.before !== undefined && props.managedBy === undefined;
