@@ -26,8 +26,6 @@ export {
 export { MessagingControls, type MessagingControlsArgs, type KeyState, type QueueState } from "./resources/messagingControls";
 export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey";
 export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue";
-/** @deprecated 0.2 name of MessagingQueue; stacks that recorded it move to MessagingQueue by alias. */
-export { MessagingQueue as QueueResume } from "./resources/messagingQueue";
 export {
   getFlowControl,
   getFlowControlOutput,

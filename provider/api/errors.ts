@@ -1,4 +1,5 @@
 import type { Api } from "./endpoints";
+import { ErrorBody } from "./schemas";
 import { UserError } from "../userError";
 
 /** What a user should check for each status, by API. Never includes a credential's value. */
@@ -76,9 +77,8 @@ export function redactCredentials(text: string, secrets: readonly (string | unde
 /** Reads `{"error": "..."}`, a bare JSON string, or falls back to a short excerpt of the text. */
 export function serviceMessageOf(body: unknown, text: string): string | undefined {
   if (typeof body === "string") return body;
-  if (body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string") {
-    return (body as { error: string }).error;
-  }
+  const parsed = ErrorBody.safeParse(body);
+  if (parsed.success) return parsed.data.error;
   const trimmed = text.trim();
   return trimmed ? trimmed.slice(0, 200) : undefined;
 }

@@ -57,14 +57,8 @@ export const budget = z
 
 const int = () => z.number().int();
 
-/**
- * Where unknown values read from the service are reported. The dynamic provider's stderr reaches
- * the engine's output as diagnostics; a program may replace this (tests collect them).
- */
-export let reportUnknownValue: (message: string) => void = (message) => console.warn(`warning: ${message}`);
-export function onUnknownValue(report: (message: string) => void): void {
-  reportUnknownValue = report;
-}
+/** Unknown values read from the service: the dynamic provider's stderr reaches the engine's output as a warning. */
+const reportUnknownValue = (message: string) => console.warn(`warning: ${message}`);
 const reported = new Set<string>();
 
 /**

@@ -26,6 +26,7 @@ export class IdentityMismatchError extends UserError {
   override readonly name = "IdentityMismatchError";
 }
 
+/** No identity is recorded only in a resource recovery just imported (before.ts): its refresh records one. */
 const isSameOrMoved = (recorded: string | undefined, current: string, settings: Settings) => recorded === undefined || recorded === current || settings.movedFrom === recorded;
 
 function howToMove(current: string, recorded: string): string {

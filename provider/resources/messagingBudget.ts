@@ -54,7 +54,7 @@ export interface MessagingBudgetOutputs extends Inputs {
    * here): destroy restores `previousBudget` only while the account still has this value.
    */
   budgetSet: number;
-  /** The identity that manages the budget (identity.ts); absent in state of older releases. */
+  /** The identity that manages the budget (identity.ts); absent only until recovery's refresh. */
   managedBy?: string;
   state?: string;
   type?: string;

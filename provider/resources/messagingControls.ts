@@ -8,16 +8,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { FlowControlKey, flowControlKeyFields, flowControlKeyProvider, type FlowControlKeySpec } from "./flowControlKey";
+import { FlowControlKey, flowControlKeyFields, type FlowControlKeySpec } from "./flowControlKey";
 import { region, token, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
-import { MessagingQueue, messagingQueueProvider, queueFields, type QueueSpec } from "./messagingQueue";
+import { MessagingQueue, queueFields, type QueueSpec } from "./messagingQueue";
 import { checkProgramSettings } from "./providerRef";
 import { UserError } from "../userError";
-
-// Release 0.1 stacks name these exports in their state (providerRef.ts): keep them.
-export { flowControlKeyProvider };
-/** The 0.1/0.2 queue provider: queues are MessagingQueue now, with the same outputs. */
-export const queueResumeProvider = messagingQueueProvider;
 
 export interface MessagingControlsArgs extends ActionTargetArgs {
   flowControlKeys?: FlowControlKeySpec[];

@@ -350,8 +350,7 @@ export class MessagingQueue extends pulumi.dynamic.Resource {
         paused: args.paused,
         resumeTrigger: args.resumeTrigger,
       },
-      // Stacks of 0.2 and before recorded queues as QueueResume: the same queue, not a new one.
-      { ...opts, additionalSecretOutputs: ["token"], aliases: [...(opts?.aliases ?? []), { type: "pulumi-nodejs:dynamic/mgmt:QueueResume" }] },
+      { ...opts, additionalSecretOutputs: ["token"] },
       "mgmt",
       "MessagingQueue",
     );

@@ -9,19 +9,13 @@
  *
  * Fallback: where the module's real path does not run through `node_modules/pulumi-mgmt/` (pnpm's
  * `.pnpm` store, Yarn Plug'n'Play, a linked checkout), the serializer would copy the module's
- * code by value; there the thin forwarding closure of thinProvider.ts is used instead.
- * `PULUMI_MGMT_PROVIDER_FORM=closure` forces the fallback.
+ * code by value; there the thin forwarding closure of thinProvider.ts is used instead, which
+ * requires the same module when it runs. `PULUMI_MGMT_PROVIDER_FORM=closure` forces it.
  *
- * COMPATIBILITY RULE: both forms name paths inside this package, and those paths are stored in
- * users' state; `refresh`, `up` and `destroy` load them from whatever release is installed then.
- * Never rename or remove any of these, nor what they export:
- * - module form (0.2+): `internal/providers/{searchIndex,messagingBudget,flowControlKey,queueResume}`,
- *   and (0.3+) `internal/providers/messagingQueue`
- * - closure form (0.1+): `internal/runtime` (`configure`), `internal/resources/searchIndex` and
- *   `internal/resources/messagingBudget` (`provider`), `internal/resources/messagingControls`
- *   (`flowControlKeyProvider`, `queueResumeProvider`), and (0.3+) `internal/resources/messagingQueue`
- *   (`messagingQueueProvider`).
- * test/e2e/providerForm.test.ts keeps a stack of the 0.1 form working.
+ * PERMANENT PATHS: from 0.1.0 on, both forms name `pulumi-mgmt/internal/providers/<name>` in users'
+ * state, and `refresh`, `up` and `destroy` load it from whatever release is installed then. Never
+ * rename or remove `internal/providers/{searchIndex,messagingBudget,flowControlKey,messagingQueue}`
+ * (nor any added later), and keep each one's exports object a provider (`providerModule`).
  */
 import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,15 +25,8 @@ import { programSettings } from "./programClient";
 import { configure } from "../runtime";
 import { thinProvider } from "./thinProvider";
 
-/** Each provider: its module-form name, and where the closure form finds the same code. */
-const CLOSURE_FORM = {
-  searchIndex: ["resources/searchIndex", "provider"],
-  messagingBudget: ["resources/messagingBudget", "provider"],
-  flowControlKey: ["resources/messagingControls", "flowControlKeyProvider"],
-  queueResume: ["resources/messagingControls", "queueResumeProvider"],
-  messagingQueue: ["resources/messagingQueue", "messagingQueueProvider"],
-} as const;
-export type ProviderName = keyof typeof CLOSURE_FORM;
+/** The providers, by the name of their module under `internal/providers/` (permanent: see above). */
+export type ProviderName = "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue";
 
 const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
 
@@ -48,8 +35,7 @@ export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider
   checkProgramSettings();
   let provider = chosen.get(name);
   if (!provider) {
-    const [module, exportName] = CLOSURE_FORM[name];
-    provider = installedModule(name) ?? thinProvider(module, exportName);
+    provider = installedModule(name) ?? thinProvider(name);
     chosen.set(name, provider);
   }
   return provider;

@@ -101,17 +101,14 @@ export interface SearchIndexOutputs {
   adopt?: string;
   /** An adopted index as it was before this stack changed it: what destroy gives back. */
   found?: FoundIndex;
-  /** The identity that manages the index (identity.ts); absent in state of older releases. */
-  managedBy?: string;
+  /** The identity that manages the index (identity.ts). */
+  managedBy: string;
 }
 
 interface FoundIndex {
   name: string;
   type: Reported<SearchType>;
 }
-
-/** Outputs as earlier releases (0.3 and before) stored them: the two tokens apart. */
-type StoredOutputs = SearchIndexOutputs & { token?: string; readOnlyToken?: string };
 
 function tokensOf(token: string, readOnlyToken: string | undefined): SearchIndexTokens {
   return readOnlyToken === undefined ? { token } : { token, readOnlyToken };
@@ -263,7 +260,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return result;
   },
 
-  async diff(id, olds: StoredOutputs, news: Inputs) {
+  async diff(id, olds: SearchIndexOutputs, news: Inputs) {
     const replaces = (["region"] as const).filter((k) => olds[k] !== news[k]);
     if (replaces.length > 0 && olds.adopt !== undefined && news.adopt !== undefined) {
       // A replacement would delete the index this stack only adopted, and the new one could not adopt it.
@@ -272,12 +269,9 @@ export const provider: pulumi.dynamic.ResourceProvider = {
           `Declare region "${olds.region}"; to move the data, declare a new SearchIndex in "${news.region}" beside it`,
       );
     }
-    // State of earlier releases holds the tokens as two outputs: an update (no API call) rewrites
-    // them as one, or `index.token` would read nothing.
-    const legacyTokens = olds.tokens === undefined;
     const renames = news.name !== undefined && olds.name !== news.name;
     // Adopting or handing over changes what destroy does: the preview shows it (an update, no call).
-    const changes = replaces.length > 0 || renames || olds.type !== news.type || olds.adopt !== news.adopt || legacyTokens;
+    const changes = replaces.length > 0 || renames || olds.type !== news.type || olds.adopt !== news.adopt;
     return {
       changes,
       replaces,
@@ -315,7 +309,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return { id, props: outs, inputs };
   },
 
-  async update(id, olds: StoredOutputs, news: Inputs) {
+  async update(id, olds: SearchIndexOutputs, news: Inputs) {
     const client = apiClient();
     const label = indexLabel(olds.name, id);
     const guard = (err: unknown): never => {
@@ -329,9 +323,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     }
     // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
     if (olds.type !== news.type) await client.setSearchIndexPlan(id, news.type).catch(guard);
-    // Rebuilt field by field: state of releases that stored every field sheds the rest here.
-    const tokens = olds.tokens ?? tokensOf(olds.token!, olds.readOnlyToken);
-    const outs: SearchIndexOutputs = { name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens, managedBy: managementIdentity(client.settings) };
+    const outs: SearchIndexOutputs = { name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens: olds.tokens, managedBy: managementIdentity(client.settings) };
     if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
     // Still adopted: how it was before this stack first changed it is what destroy gives back.

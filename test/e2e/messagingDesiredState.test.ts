@@ -6,12 +6,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MessagingControls, getGlobalParallelismOutput, getQueueOutput, getQueuesOutput } from "../../provider";
 import type { MessagingControlsArgs } from "../../provider";
-import { providerFor } from "../../provider/resources/providerRef";
-import { MessagingQueue } from "../../provider/resources/messagingQueue";
 import { backendContains, declaring, exported, testEnv, type TestEnv, freshMessagingAccount } from "../support/harness";
 
-/** How 0.2 declared a queue: the same provider module, the type `QueueResume`. */
-class LegacyQueueResume extends pulumi.dynamic.Resource {}
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -189,27 +185,4 @@ test("getQueues, getQueue and getGlobalParallelism read through the program; the
   expect(up.outputs.global.value).toEqual({ parallelismMax: 1000, parallelismCount: 2 });
   expect(up.outputs.orders.secret).toBe(true);
   expect(backendContains(s, [token])).toEqual([]);
-});
-
-test("a queue recorded by 0.2 as QueueResume becomes a MessagingQueue without a replace or a call", async () => {
-  const { token, account } = seeded();
-  let modern = false;
-  const s = await env.stack({
-    program: async () => {
-      if (modern) new MessagingQueue("q", { region: "eu-central-1", token, name: "emails", resumeTrigger: "1" });
-      else new LegacyQueueResume(providerFor("queueResume"), "q", { lastResumeTrigger: undefined, region: "eu-central-1", token: pulumi.secret(token), queue: "emails", resumeTrigger: "1" }, { additionalSecretOutputs: ["token"] }, "mgmt", "QueueResume");
-    },
-  });
-  await s.stack.up();
-  expect(account.queues.emails.resumes).toBe(1);
-  modern = true;
-  env.emu.resetLog();
-  const preview = await s.stack.preview();
-  expect(preview.changeSummary).not.toHaveProperty("create");
-  expect(preview.changeSummary).not.toHaveProperty("replace");
-  await s.stack.up();
-  expect(writeCalls()).toEqual([]);
-  expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:MessagingQueue")).toHaveLength(1);
-  await s.stack.destroy();
-  expect(account.queues.emails).toMatchObject({ paused: false, resumes: 1 });
 });

@@ -1,19 +1,19 @@
 /**
  * The serialized provider (`__provider`, stored twice in every resource's state): a module
  * reference to the installed package, its size, what it must never carry, the fallback where the
- * package is not installed under node_modules/pulumi-mgmt/, and state written by release 0.1.
+ * package is not installed under node_modules/pulumi-mgmt/, and a stack whose state holds it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
 import { providerForm } from "../../provider/resources/providerRef";
+import { thinProvider } from "../../provider/resources/thinProvider";
 import { searchIndexStateSplit } from "../../bench/stateSize";
 import { exported, testEnv, type TestEnv } from "../support/harness";
 
 const ROOT = path.resolve(__dirname, "../..");
 const INDEX = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
-const V01_PROVIDER = readFileSync(path.join(ROOT, "test/fixtures/provider-0.1-searchIndex.js"), "utf8");
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -58,48 +58,40 @@ test("each resource's provider is a require() of the installed package: at most 
   expect(split.total).toBeLessThanOrEqual(2500);
 });
 
-/** Some of the fields earlier releases stored in every search index's outputs. */
-const OLD_DETAILS = { customerId: "alice@emulator.local", maxVectorCount: 10_000, maxDailyQueries: 10_000, creationTime: 1_700_000_000, inputEnrichmentEnabled: false };
+/** The closure form's text, as Pulumi's serializer writes it (dynamic/index.js serializeProvider). */
+async function closureFormText(): Promise<string> {
+  const sc = require(path.join(ROOT, "node_modules/@pulumi/pulumi/runtime/closure/serializeClosure.js")) as { serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }> };
+  const provider = thinProvider("searchIndex");
+  return (await sc.serializeFunction(() => provider, { allowSecrets: true })).text;
+}
 
-test("a stack written by release 0.1 (the closure form in its state) still refreshes, updates and destroys", async () => {
-  let name = "legacy";
+test("a stack whose state holds the closure form refreshes, updates and destroys: it requires the same provider module", async () => {
+  const closure = await closureFormText();
+  expect(closure).toMatch(/require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)/);
+  expect(closure).toContain('name: "searchIndex"');
+  let name = "closure";
   const s = await env.stack({ program: async () => void new SearchIndex("idx", { name, region: "eu-west-1", type: "free" }) });
   await s.stack.up();
-  // Make the state exactly what 0.1 wrote: its serialized provider in inputs and outputs.
-  const deployment = await s.stack.exportStack();
-  for (const r of deployment.deployment.resources as { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]) {
-    if (r.type !== INDEX) continue;
-    r.inputs.__provider = V01_PROVIDER;
-    r.outputs.__provider = V01_PROVIDER;
-    Object.assign(r.outputs, OLD_DETAILS);
-  }
-  await s.stack.importStack(deployment);
-  expect((await exported(s, INDEX))[0].outputs!.__provider).toBe(V01_PROVIDER);
-
+  const useClosure = async () => {
+    const deployment = await s.stack.exportStack();
+    for (const r of deployment.deployment.resources as { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]) {
+      if (r.type === INDEX) r.inputs.__provider = r.outputs.__provider = closure;
+    }
+    await s.stack.importStack(deployment);
+    expect((await exported(s, INDEX))[0].outputs!.__provider).toBe(closure);
+  };
+  await useClosure();
   const [index] = await env.client.listSearchIndexes();
   await env.client.renameSearchIndex(index.id, "renamed-elsewhere");
   await s.stack.refresh();
   expect((await exported(s, INDEX))[0].outputs!.name).toBe("renamed-elsewhere");
-  // Earlier releases stored every field of the index; a refresh keeps only what is stored now.
-  expect((await exported(s, INDEX))[0].outputs).not.toHaveProperty("maxVectorCount");
 
-  const withDetails = await s.stack.exportStack();
-  for (const r of withDetails.deployment.resources as { type: string; outputs: Record<string, unknown> }[]) if (r.type === INDEX) Object.assign(r.outputs, OLD_DETAILS);
-  await s.stack.importStack(withDetails);
-  name = "legacy-updated";
+  await useClosure();
+  name = "closure-updated";
   await s.stack.up();
-  expect((await env.client.listSearchIndexes()).map((i) => [i.id, i.name])).toEqual([[index.id, "legacy-updated"]]);
-  // So does an update.
-  const updated = (await exported(s, INDEX))[0].outputs!;
-  for (const field of Object.keys(OLD_DETAILS)) expect(updated).not.toHaveProperty(field);
-  expect(updated).toMatchObject({ name: "legacy-updated", type: "free", region: "eu-west-1", endpoint: index.endpoint });
+  expect((await env.client.listSearchIndexes()).map((i) => [i.id, i.name])).toEqual([[index.id, "closure-updated"]]);
 
-  // Destroy with the 0.1 text once more (an up rewrites __provider to the current form).
-  const again = await s.stack.exportStack();
-  for (const r of again.deployment.resources as { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]) {
-    if (r.type === INDEX) r.outputs.__provider = r.inputs.__provider = V01_PROVIDER;
-  }
-  await s.stack.importStack(again);
+  await useClosure();
   await s.stack.destroy();
   expect(await env.client.listSearchIndexes()).toEqual([]);
 });

@@ -4,7 +4,7 @@
  */
 import { SearchIndex, getSearchIndexOutput, getSearchIndexesOutput } from "../../provider";
 import type { SearchIndexArgs } from "../../provider";
-import { apiCalls, backendContains, exported, isSecret, plaintextSecret, testEnv, writes, type ExportedResource, type TestEnv } from "../support/harness";
+import { apiCalls, backendContains, exported, isSecret, testEnv, writes, type TestEnv } from "../support/harness";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 
@@ -66,38 +66,6 @@ test("up creates with the right outputs, tokens secret everywhere, and a no-op p
   const again = await s.stack.up();
   expect(again.summary.resourceChanges).toEqual({ same: 3 });
   expect(env.emu.requests()).toEqual([]);
-});
-
-test("state that stored the two tokens apart (0.3 and before): the next up rewrites it as one secret, with no API call, and index.token reads on", async () => {
-  const s = await env.stack({
-    program: async () => {
-      const idx = new SearchIndex("idx", { name: "tokens", region: "eu-west-1", type: "free" });
-      return { token: idx.token, readOnlyToken: idx.readOnlyToken };
-    },
-  });
-  await s.stack.up();
-  const [live] = await indexes();
-  const deployment = await s.stack.exportStack();
-  for (const r of deployment.deployment.resources as ExportedResource[]) {
-    if (r.type !== TYPE) continue;
-    delete r.outputs!.tokens;
-    Object.assign(r.outputs!, { token: plaintextSecret(live.token), readOnlyToken: plaintextSecret(live.read_only_token!) });
-  }
-  await s.stack.importStack(deployment);
-  expect(Object.keys((await exported(s, TYPE))[0].outputs!)).toEqual(expect.arrayContaining(["token", "readOnlyToken"]));
-
-  env.emu.resetLog();
-  expect((await s.stack.preview()).changeSummary).toEqual({ same: 1, update: 1 });
-  const up = await s.stack.up();
-  expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
-  expect(env.emu.requests()).toEqual([]);
-  expect(up.outputs.token).toEqual({ value: live.token, secret: true });
-  expect(up.outputs.readOnlyToken).toEqual({ value: live.read_only_token, secret: true });
-  const [res] = await exported(s, TYPE);
-  expect(res.outputs).not.toHaveProperty("token");
-  expect(res.outputs).not.toHaveProperty("readOnlyToken");
-  expect(isSecret(res.outputs!.tokens)).toBe(true);
-  expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
 });
 
 test("plan limits and the other details are read when a program uses them, one GET per index, fresh after a plan change, never stored", async () => {

@@ -178,7 +178,7 @@ test.each(legs)("leg %s: one SDK copy; up, a no-op preview, refresh and destroy 
     const state = JSON.parse(await pulumi("stack", "export", "--show-secrets"));
     const provider = String(state.deployment.resources.find((r: { type: string }) => r.type.endsWith("mgmt:SearchIndex")).inputs.__provider);
     if (leg.form === "module") expect(provider).toContain(`require("pulumi-mgmt/internal/providers/searchIndex")`);
-    else expect(provider).toMatch(/require\(`pulumi-mgmt\/internal\/\$\{module\}`\)[\s\S]*module: "resources\/searchIndex"|module: "resources\/searchIndex"[\s\S]*require\(`pulumi-mgmt\/internal\/\$\{module\}`\)/);
+    else expect(provider).toMatch(/require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)[\s\S]*name: "searchIndex"|name: "searchIndex"[\s\S]*require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)/);
     expect(provider.length).toBeLessThan(leg.form === "module" ? 400 : 3000);
 
     emu.resetLog();

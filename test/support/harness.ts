@@ -111,11 +111,6 @@ export function isSecret(value: unknown): boolean {
   return !!value && typeof value === "object" && (value as Record<string, unknown>)[SECRET_SIG] === SECRET_MARK;
 }
 
-/** A secret as `stack import` accepts it in plain text (the engine encrypts it on import). */
-export function plaintextSecret(value: unknown): Record<string, string> {
-  return { [SECRET_SIG]: SECRET_MARK, plaintext: JSON.stringify(value) };
-}
-
 /** Whether any file of the backend (state, history, backups) holds one of these strings in plain text. */
 export function backendContains(s: MgmtStack, needles: string[]): string[] {
   const found: string[] = [];
