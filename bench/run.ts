@@ -12,13 +12,13 @@
  * - bytes of state per index as the engine writes it, split into provider, inputs and outputs.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { closeAllPools } from "../provider/api/client";
-import { PACKAGE_ROOT, mgmtStack, pulumiCommand, type MgmtConfig, type MgmtStack } from "../provider/automation";
+import { mgmtStack, pulumiCommand, type MgmtConfig, type MgmtStack } from "../provider/automation";
 import { MessagingBudget, SearchIndex } from "../provider";
 import { writeMain } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";

@@ -237,7 +237,7 @@ const rethrow = (err: unknown): never => {
   throw err;
 };
 
-export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
+export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, KeyOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(KeyInputs, news, ["messaging", "regional"], news.token);
     return withBefore(result, olds, async () => {
@@ -276,7 +276,8 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider = {
     };
   },
 
-  async read(id, props: KeyOutputs) {
+  async read(id, stored) {
+    const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
     let info: FlowControlInfo;
     assertSameAccount(client, keyLabel(props.key), props.managedBy, props.token);

@@ -12,23 +12,18 @@ import { z } from "zod";
 import type { MgmtClient } from "../api/client";
 import { ApiError } from "../api/errors";
 import {
-  MESSAGING_REGIONS,
   budget,
-  camelize,
-  type Camelized,
   type MessagingAccountRecord,
   type MessagingRegion,
   type Reported,
 } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { confirmGone, managementIdentity } from "./identity";
-import { programClient } from "./programClient";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
 import { recordTakeover, takenOverThisRun } from "./takeovers";
 import { isRecovered, withBefore } from "./before";
-import { checkWithSettings, isUnknown } from "./validation";
-import { UserError } from "../userError";
+import { checkWithSettings, isUnknown, readInputs } from "./validation";
 
 export interface MessagingBudgetArgs {
   /** The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource. */
@@ -120,7 +115,7 @@ function outputsOf(account: MessagingAccountRecord, budgetValue: number, previou
   return outs;
 }
 
-export const provider: pulumi.dynamic.ResourceProvider = {
+export const messagingBudgetProvider: pulumi.dynamic.ResourceProvider<Inputs, MessagingBudgetOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(Inputs, news, ["management"]);
     const conflict = claimAccount(news.resourceName, news.accountId);
@@ -148,7 +143,8 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return { id: inputs.accountId, outs: outputsOf(account, inputs.budget, previous, inputs.budget, managementIdentity(client.settings)) };
   },
 
-  async read(id, props: MessagingBudgetOutputs) {
+  async read(id, stored) {
+    const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
     const account = await liveAccount(client, id);
     if (!account) {
@@ -158,7 +154,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     const current = account.budget ?? 0;
     // Imported by recovery (before.ts): the interrupted create set the budget only if the declared value is in place.
     const [previous, set] = isRecovered(props) ? [props.before!.budget, current === props.budget ? props.budget : props.before!.budget] : [props.previousBudget, props.budgetSet];
-    return { id, props: outputsOf(account, current, previous, set, managementIdentity(client.settings)), inputs: { accountId: id, budget: current } };
+    return { id, props: outputsOf(account, current, previous, set, managementIdentity(client.settings)), inputs: readInputs<MessagingBudgetOutputs>({ accountId: id, budget: current }) };
   },
 
   async update(id, olds: MessagingBudgetOutputs, news: Inputs) {
@@ -213,34 +209,4 @@ export class MessagingBudget extends pulumi.dynamic.Resource {
       "MessagingBudget",
     );
   }
-}
-
-// -- functions ---------------------------------------------------------------------------------
-
-export type MessagingAccount = Camelized<MessagingAccountRecord>;
-
-/** The user's messaging accounts, every field of record 2.2. Use the Output form to keep tokens secret. */
-export async function getMessagingAccounts(): Promise<MessagingAccount[]> {
-  return (await programClient().listMessagingAccounts()).map((a) => camelize(a));
-}
-
-export function getMessagingAccountsOutput(): pulumi.Output<MessagingAccount[]> {
-  return pulumi.secret(pulumi.output(getMessagingAccounts()));
-}
-
-/**
- * One active account in a region (the first, or the first of `type`), as a secret Output: the
- * usual way to feed `MessagingControls` its region and token.
- */
-export function getMessagingAccountOutput(args: { region: pulumi.Input<MessagingRegion>; type?: pulumi.Input<"free" | "paid"> }): pulumi.Output<MessagingAccount> {
-  return pulumi.secret(
-    pulumi.all([args.region, args.type, getMessagingAccounts()]).apply(([region, type, accounts]) => {
-      if (!(MESSAGING_REGIONS as readonly string[]).includes(region)) {
-        throw new UserError(`getMessagingAccountOutput: region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
-      }
-      const found = accounts.find((a) => a.region === region && !a.deletionTime && (!type || a.type === type));
-      if (!found) throw new UserError(`getMessagingAccountOutput: no active messaging account in ${region}${type ? ` of type ${type}` : ""} for this user`);
-      return found;
-    }),
-  );
 }

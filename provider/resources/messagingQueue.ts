@@ -180,7 +180,7 @@ const rethrow = (err: unknown): never => {
   throw err;
 };
 
-export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
+export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs, QueueOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(QueueInputs, news, ["regional"], news.token);
     const failures = [...(result.failures ?? [])];
@@ -232,14 +232,15 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider = {
         paused: wantedPause(inputs),
         managedBy: tokenIdentityOf(client, inputs.token),
         created: isDeclared(inputs) ? found === undefined : undefined,
-        found: isDeclared(inputs) && found && (found.parallelism !== inputs.parallelism || found.paused !== wantedPause(inputs)) ? { parallelism: found.parallelism, paused: found.paused } : undefined,
+        found: isDeclared(inputs) && found?.parallelism !== undefined && found.paused !== undefined && (found.parallelism !== inputs.parallelism || found.paused !== wantedPause(inputs)) ? { parallelism: found.parallelism, paused: found.paused } : undefined,
         lag: found?.lag,
         ...done,
       }),
     };
   },
 
-  async read(id, props: QueueOutputs) {
+  async read(id, stored) {
+    const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
     let record: QueueRecord;
     assertSameAccount(client, queueLabel(props.queue), props.managedBy, props.token);

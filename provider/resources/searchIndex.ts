@@ -20,9 +20,7 @@ import {
   AVAILABLE_SEARCH_TYPES,
   SEARCH_REGIONS,
   SEARCH_TYPES,
-  camelize,
   indexName,
-  type Camelized,
   type Reported,
   type SearchIndexRecord,
   type SearchRegion,
@@ -30,12 +28,12 @@ import {
 } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { confirmGone, managementIdentity } from "./identity";
-import { programClient } from "./programClient";
+import { getSearchIndex, type GetSearchIndexResult } from "../functions/getSearchIndex";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
 import { recordTakeover, takenOverThisRun } from "./takeovers";
 import { UserError } from "../userError";
-import { checkWithSettings, isUnknown } from "./validation";
+import { checkWithSettings, isUnknown, readInputs } from "./validation";
 
 export interface SearchIndexArgs {
   /**
@@ -245,7 +243,7 @@ function notFound(err: unknown, label: string, managedBy: string | undefined, cl
   return true;
 }
 
-export const provider: pulumi.dynamic.ResourceProvider = {
+export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, SearchIndexOutputs> = {
   async check(olds, news) {
     const inputs = { ...news };
     if (inputs.name === undefined && inputs.autoName !== undefined) {
@@ -292,7 +290,8 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return { id: record.id, outs };
   },
 
-  async read(id, props: SearchIndexOutputs) {
+  async read(id, stored) {
+    const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
     const record = await readIndex(client, id);
     if (!record) {
@@ -306,7 +305,7 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     if (props.autoName !== undefined) inputs.autoName = props.autoName;
     if (props.adopt !== undefined) inputs.adopt = props.adopt;
     if (props.found !== undefined) outs.found = props.found;
-    return { id, props: outs, inputs };
+    return { id, props: outs, inputs: readInputs<SearchIndexOutputs>(inputs) };
   },
 
   async update(id, olds: SearchIndexOutputs, news: Inputs) {
@@ -403,6 +402,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
 }
 
 type Detail = Exclude<keyof SearchIndexInfo, keyof SearchIndexOutputs | "id" | "throughputVector" | "token" | "readOnlyToken">;
+type SearchIndexInfo = GetSearchIndexResult;
 const DETAILS = new WeakMap<SearchIndex, pulumi.Output<SearchIndexInfo | undefined>>();
 
 async function fetchDetails(id: string): Promise<SearchIndexInfo | undefined> {
@@ -415,25 +415,3 @@ async function fetchDetails(id: string): Promise<SearchIndexInfo | undefined> {
 }
 
 const STORED_PLACEHOLDERS = { deployedRegion: undefined, endpoint: undefined, tokens: undefined, managedBy: undefined };
-
-// -- functions ---------------------------------------------------------------------------------
-
-export type SearchIndexInfo = Camelized<SearchIndexRecord>;
-
-/** One index by id, with every field of the record. Use the Output form to keep tokens secret. */
-export async function getSearchIndex(args: { id: string }): Promise<SearchIndexInfo> {
-  return camelize(await programClient().getSearchIndex(args.id));
-}
-
-export function getSearchIndexOutput(args: { id: pulumi.Input<string> }): pulumi.Output<SearchIndexInfo> {
-  return pulumi.secret(pulumi.output(args.id).apply((id) => getSearchIndex({ id })));
-}
-
-/** Every index of the configured user, including the throughput metrics. */
-export async function getSearchIndexes(): Promise<SearchIndexInfo[]> {
-  return (await programClient().listSearchIndexes()).map((r) => camelize(r));
-}
-
-export function getSearchIndexesOutput(): pulumi.Output<SearchIndexInfo[]> {
-  return pulumi.secret(pulumi.output(getSearchIndexes()));
-}

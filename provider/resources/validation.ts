@@ -7,6 +7,14 @@ import { apiClient } from "../runtime";
 /** What the engine passes for a value not known until apply (pulumi/runtime/rpc.ts). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/**
+ * The inputs a `read` hands back for later diffs. Pulumi types `ReadResult.inputs` as the
+ * outputs; they are the resource's inputs.
+ */
+export function readInputs<Outputs>(inputs: object): Outputs {
+  return inputs as Outputs;
+}
+
 export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }

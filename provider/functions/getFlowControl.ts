@@ -1,0 +1,26 @@
+import * as pulumi from "@pulumi/pulumi";
+import { flowControlKey, type FlowControlInfo } from "../api/schemas";
+import { programClient } from "../resources/programClient";
+import { validArg } from "./validArgs";
+
+export interface GetFlowControlArgs {
+  key: string;
+  /** Default: mgmt:messagingToken. */
+  token?: string;
+}
+export interface GetFlowControlOutputArgs {
+  key: pulumi.Input<string>;
+  token?: pulumi.Input<string>;
+}
+/** The key's wait list and, where the service reports them, its limits and pause; never the token. */
+export type GetFlowControlResult = FlowControlInfo;
+
+/** One flow control key, read from the region-less address. */
+export async function getFlowControl(args: GetFlowControlArgs): Promise<GetFlowControlResult> {
+  return programClient().getFlowControl(validArg("getFlowControl", "key", flowControlKey, args.key), args.token);
+}
+
+/** A secret token keeps the result secret, as Pulumi does for anything computed from a secret. */
+export function getFlowControlOutput(args: GetFlowControlOutputArgs): pulumi.Output<GetFlowControlResult> {
+  return pulumi.all([args.key, args.token]).apply(([key, token]) => getFlowControl({ key, token }));
+}

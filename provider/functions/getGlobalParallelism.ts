@@ -1,0 +1,22 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { GlobalParallelism } from "../api/schemas";
+import { programClient } from "../resources/programClient";
+
+export interface GetGlobalParallelismArgs {
+  /** Default: mgmt:messagingToken. */
+  token?: string;
+}
+export interface GetGlobalParallelismOutputArgs {
+  token?: pulumi.Input<string>;
+}
+/** The account's global parallelism: its maximum and how much is in use. */
+export type GetGlobalParallelismResult = GlobalParallelism;
+
+export async function getGlobalParallelism(args: GetGlobalParallelismArgs = {}): Promise<GetGlobalParallelismResult> {
+  return programClient().getGlobalParallelism(args.token);
+}
+
+/** A secret token keeps the result secret. */
+export function getGlobalParallelismOutput(args: GetGlobalParallelismOutputArgs = {}): pulumi.Output<GetGlobalParallelismResult> {
+  return pulumi.output(args.token).apply((token) => getGlobalParallelism({ token }));
+}

@@ -1,0 +1,25 @@
+import * as pulumi from "@pulumi/pulumi";
+import { messagingRegion, type MessagingRegion, type QueueRecord } from "../api/schemas";
+import { programClient } from "../resources/programClient";
+import { validArg } from "./validArgs";
+
+export interface GetQueuesArgs {
+  region: MessagingRegion;
+  /** Default: mgmt:messagingToken. */
+  token?: string;
+}
+export interface GetQueuesOutputArgs {
+  region: pulumi.Input<MessagingRegion>;
+  token?: pulumi.Input<string>;
+}
+export type GetQueuesResult = QueueRecord[];
+
+/** Every queue of the account in `region`, with its lag. */
+export async function getQueues(args: GetQueuesArgs): Promise<GetQueuesResult> {
+  return programClient().listQueues(validArg("getQueues", "region", messagingRegion, args.region), args.token);
+}
+
+/** A secret token keeps the result secret. */
+export function getQueuesOutput(args: GetQueuesOutputArgs): pulumi.Output<GetQueuesResult> {
+  return pulumi.all([args.region, args.token]).apply(([region, token]) => getQueues({ region, token }));
+}

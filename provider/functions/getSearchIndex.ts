@@ -1,0 +1,23 @@
+import * as pulumi from "@pulumi/pulumi";
+import { camelize, type Camelized, type SearchIndexRecord } from "../api/schemas";
+import { programClient } from "../resources/programClient";
+
+export interface GetSearchIndexArgs {
+  /** The index id. */
+  id: string;
+}
+export interface GetSearchIndexOutputArgs {
+  id: pulumi.Input<string>;
+}
+/** Every field of the index record, in camelCase, tokens and throughput metrics included. */
+export type GetSearchIndexResult = Camelized<SearchIndexRecord>;
+
+/** One index by id. Use the Output form to keep its tokens secret. */
+export async function getSearchIndex(args: GetSearchIndexArgs): Promise<GetSearchIndexResult> {
+  return camelize(await programClient().getSearchIndex(args.id));
+}
+
+/** One index by id, as a secret Output (the record carries tokens). */
+export function getSearchIndexOutput(args: GetSearchIndexOutputArgs): pulumi.Output<GetSearchIndexResult> {
+  return pulumi.secret(pulumi.output(args.id).apply((id) => getSearchIndex({ id })));
+}

@@ -1,0 +1,9 @@
+/** The functions (`getX` / `getXOutput`), one per file, each with named Args and Result types. */
+export * from "./getSearchIndex";
+export * from "./getSearchIndexes";
+export * from "./getMessagingAccounts";
+export * from "./getMessagingAccount";
+export * from "./getFlowControl";
+export * from "./getQueues";
+export * from "./getQueue";
+export * from "./getGlobalParallelism";
