@@ -2,28 +2,59 @@
  * Configuration of the provider, resolved at run time (never captured in a serialized provider):
  * Pulumi config `mgmt:*` first, then the `MGMT_*` environment variables (contract "Names").
  */
+import { z } from "zod";
 import { UserError } from "./userError";
-export interface Settings {
-  baseUrl?: string;
-  username?: string;
-  password?: string;
-  messagingUrl?: string;
-  regionalMessagingUrl?: string;
-  messagingToken?: string;
+
+/** Whole numbers from config or environment (strings there): a default when not set. */
+const wholeNumber = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return fallback;
+      const n = Number(raw);
+      if (Number.isInteger(n) && n >= 0) return n;
+      ctx.addIssue({ code: "custom", message: "must be a whole number of at least 0" });
+      return z.NEVER;
+    });
+
+function isHttpAddress(value: string): boolean {
+  try {
+    const { protocol } = new URL(value.replace("{region}", "region"));
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+const address = z.string().refine(isHttpAddress, "must be an http:// or https:// address");
+
+/**
+ * The one settings schema: what each setting may hold, its default, and the type every part of
+ * the package reads (`Settings`). Values arrive as strings from any source (resolveSettings).
+ */
+const SettingsSchema = z.object({
+  baseUrl: address.optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  messagingUrl: address.optional(),
+  regionalMessagingUrl: address.refine((v) => v.includes("{region}"), "must contain the placeholder {region}").optional(),
+  messagingToken: z.string().optional(),
   /**
    * The identity (as shown in an identity error) that this stack deliberately moves away from:
    * objects not visible under the new identity are then released from the stack instead of
    * failing the run. See resources/identity.ts.
    */
-  movedFrom?: string;
+  movedFrom: z.string().optional(),
   /** Per attempt: connect plus answer headers and body. */
-  timeoutMs: number;
-  connectTimeoutMs: number;
+  timeoutMs: wholeNumber(10_000),
+  connectTimeoutMs: wholeNumber(5_000),
   /** All attempts of one operation together. */
-  totalTimeoutMs: number;
-  maxRetries: number;
-}
+  totalTimeoutMs: wholeNumber(120_000),
+  maxRetries: wholeNumber(5),
+});
+export type Settings = z.output<typeof SettingsSchema>;
 
+/** Each setting's Pulumi config key and environment variable: the one table every message names. */
 export const SETTINGS_KEYS = {
   baseUrl: { config: "mgmt:baseUrl", env: "MGMT_BASE_URL" },
   username: { config: "mgmt:username", env: "MGMT_USERNAME" },
@@ -36,18 +67,10 @@ export const SETTINGS_KEYS = {
   connectTimeoutMs: { config: "mgmt:connectTimeoutMs", env: "MGMT_CONNECT_TIMEOUT_MS" },
   totalTimeoutMs: { config: "mgmt:totalTimeoutMs", env: "MGMT_TOTAL_TIMEOUT_MS" },
   maxRetries: { config: "mgmt:maxRetries", env: "MGMT_MAX_RETRIES" },
-} as const;
+} as const satisfies Record<keyof Settings, { config: string; env: string; secret?: true }>;
 
 export type SettingName = keyof typeof SETTINGS_KEYS;
-type StringSetting = Exclude<SettingName, "timeoutMs" | "connectTimeoutMs" | "totalTimeoutMs" | "maxRetries">;
-type NumberSetting = Exclude<SettingName, StringSetting>;
-
-const NUMBER_DEFAULTS: Record<NumberSetting, number> = {
-  timeoutMs: 10_000,
-  connectTimeoutMs: 5_000,
-  totalTimeoutMs: 120_000,
-  maxRetries: 5,
-};
+type StringSetting = { [K in SettingName]: Settings[K] extends number ? never : K }[SettingName];
 
 export class ConfigError extends UserError {
   override readonly name = "ConfigError";
@@ -60,47 +83,21 @@ export class ConfigError extends UserError {
 /** A lookup of Pulumi config by full key ("mgmt:baseUrl"). */
 export type ConfigSource = (key: string) => string | undefined;
 
+/**
+ * The settings from any source: Pulumi config first (`mgmt:*`), then the environment (`MGMT_*`);
+ * an empty value counts as not set. A malformed value fails naming its key and variable.
+ */
 export function resolveSettings(config: ConfigSource = () => undefined, env: NodeJS.ProcessEnv = process.env): Settings {
-  const pick = (name: SettingName): string | undefined => {
-    const keys = SETTINGS_KEYS[name];
+  const raw: Partial<Record<SettingName, string>> = {};
+  for (const [name, keys] of Object.entries(SETTINGS_KEYS) as [SettingName, (typeof SETTINGS_KEYS)[SettingName]][]) {
     const value = config(keys.config) ?? env[keys.env];
-    return value === undefined || value === "" ? undefined : value;
-  };
-  const settings: Partial<Settings> = {};
-  for (const name of Object.keys(SETTINGS_KEYS) as SettingName[]) {
-    const raw = pick(name);
-    if (name in NUMBER_DEFAULTS) {
-      const n = raw === undefined ? NUMBER_DEFAULTS[name as NumberSetting] : Number(raw);
-      if (!Number.isInteger(n) || n < 0) {
-        const keys = SETTINGS_KEYS[name];
-        throw new ConfigError(`${keys.config} (or ${keys.env}) must be a whole number of at least 0, got "${raw}"`, keys.config);
-      }
-      (settings as Record<string, number>)[name] = n;
-    } else if (raw !== undefined) {
-      (settings as Record<string, string>)[name] = raw;
-    }
+    if (value !== undefined && value !== "") raw[name] = value;
   }
-  for (const name of ["baseUrl", "messagingUrl", "regionalMessagingUrl"] as const) {
-    const url = settings[name];
-    if (url === undefined) continue;
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(url.replace("{region}", "region"));
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
-      const keys = SETTINGS_KEYS[name];
-      throw new ConfigError(`${keys.config} (or ${keys.env}) must be an http:// or https:// address, got "${url}"`, keys.config);
-    }
-  }
-  if (settings.regionalMessagingUrl && !settings.regionalMessagingUrl.includes("{region}")) {
-    throw new ConfigError(
-      `mgmt:regionalMessagingUrl (or MGMT_REGIONAL_MESSAGING_URL) must contain the placeholder {region}, got "${settings.regionalMessagingUrl}"`,
-      "mgmt:regionalMessagingUrl",
-    );
-  }
-  return settings as Settings;
+  const parsed = SettingsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const keys = SETTINGS_KEYS[issue.path[0] as SettingName];
+  throw new ConfigError(`${keys.config} (or ${keys.env}) ${issue.message}, got "${raw[issue.path[0] as SettingName]}"`, keys.config);
 }
 
 /** The value of a setting an operation cannot do without, or an error that names where to set it. */

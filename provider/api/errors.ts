@@ -1,3 +1,4 @@
+import { SETTINGS_KEYS as K } from "../config";
 import type { Api } from "./endpoints";
 import { ErrorBody } from "./schemas";
 import { UserError } from "../userError";
@@ -5,14 +6,14 @@ import { UserError } from "../userError";
 /** What a user should check for each status, by API. Never includes a credential's value. */
 function hint(api: Api, status: number | undefined, code: string | undefined): string | undefined {
   if (status === undefined) {
-    const key = api === "management" ? "mgmt:baseUrl" : api === "messaging" ? "mgmt:messagingUrl" : "mgmt:regionalMessagingUrl";
+    const key = K[api === "management" ? "baseUrl" : api === "messaging" ? "messagingUrl" : "regionalMessagingUrl"].config;
     return `the service did not answer (${code ?? "network error"}); check ${key} and that the service is reachable`;
   }
   if (status === 401) {
     const check =
       api === "management"
-        ? "check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD)"
-        : "check the messaging token (mgmt:messagingToken, MGMT_MESSAGING_TOKEN or the token given to the resource) and that it belongs to an account in this region";
+        ? `check ${K.username.config} and ${K.password.config} (or ${K.username.env} and ${K.password.env})`
+        : `check the messaging token (${K.messagingToken.config}, ${K.messagingToken.env} or the token given to the resource) and that it belongs to an account in this region`;
     // A plain `refresh` or `destroy` configures providers with the settings recorded at the last
     // `up`, so a fixed config still fails there: say so, with the way out.
     return `${check}; if you changed them since the last \`pulumi up\`, a plain \`pulumi refresh\` or \`pulumi destroy\` still uses the ones recorded then: run \`pulumi refresh --run-program\` (or \`pulumi up\`) to use the current config`;

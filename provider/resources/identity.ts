@@ -9,7 +9,7 @@
  *   the bearer token, which cannot be turned back into the token.
  */
 import { createHash } from "node:crypto";
-import { requireSetting, type Settings } from "../config";
+import { requireSetting, SETTINGS_KEYS as K, type Settings } from "../config";
 import { UserError } from "../userError";
 
 export function managementIdentity(settings: Settings): string {
@@ -31,8 +31,8 @@ const isSameOrMoved = (recorded: string | undefined, current: string, settings: 
 
 function howToMove(current: string, recorded: string): string {
   return (
-    `If the credentials or address changed by mistake, set them back (mgmt:baseUrl, mgmt:username, mgmt:password, mgmt:messagingToken or the resource's token). ` +
-    `To move this stack to ${current} on purpose, set mgmt:movedFrom to "${recorded}" (pulumi config set mgmt:movedFrom '${recorded}'): ` +
+    `If the credentials or address changed by mistake, set them back (${K.baseUrl.config}, ${K.username.config}, ${K.password.config}, ${K.messagingToken.config} or the resource's token). ` +
+    `To move this stack to ${current} on purpose, set ${K.movedFrom.config} to "${recorded}" (pulumi config set ${K.movedFrom.config} '${recorded}'): ` +
     `objects ${current} cannot see are then released from the stack and left untouched in the service.`
   );
 }
