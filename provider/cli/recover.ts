@@ -3,7 +3,7 @@
  * mgmt-recover [--stack NAME] [--cwd DIR]
  *
  * After a `pulumi up` that was killed mid-way: imports what its pending creates provably made or
- * took over (automation.ts `recoverPendingCreates`) and clears the rest, so that the next
+ * took over (automation/recovery.ts `recoverPendingCreates`) and clears the rest, so that the next
  * `pulumi up` creates only what never got created. Run `pulumi cancel` first if the stack is locked.
  */
 import { parseArgs } from "node:util";

@@ -5,7 +5,7 @@
  * create found. A create that was interrupted (the CLI killed, the machine lost) leaves only a
  * pending create in the state, holding the inputs `check` returned, and nothing of what the
  * create read. Read in `check`, that "before" travels in those inputs: recovery
- * (automation.ts `recoverPendingCreates`) imports the resource with it, and the refresh that
+ * (automation/recovery.ts `recoverPendingCreates`) imports the resource with it, and the refresh that
  * follows works out from it and from what is there now what the interrupted run changed
  * (each provider's `read`). The create itself uses it too, rather than reading a second time.
  */

@@ -169,7 +169,7 @@ async function giveBackPause(client: MgmtClient, target: KeyTarget, now: KeyNow,
 
 type KeyTarget = Pick<KeyInputs, "key" | "region" | "token">;
 
-/** The resource's id: where the key is. Recovery (automation.ts) gives an imported one the same. */
+/** The resource's id: where the key is. Recovery (automation/recovery.ts) gives an imported one the same. */
 export const keyId = (i: { region: string; key: string }) => `${i.region}/${i.key}`;
 
 const keyRef = (client: MgmtClient, target: KeyTarget): ObjectRef => ({ kind: "flow control key", identity: tokenIdentityOf(client, target.token), region: target.region, name: target.key });

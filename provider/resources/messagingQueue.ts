@@ -80,7 +80,7 @@ async function readQueue(client: MgmtClient, q: { queue: string; region: QueueIn
 
 type QueueTarget = Pick<QueueInputs, "queue" | "region" | "token">;
 
-/** The resource's id: where the queue is. Recovery (automation.ts) gives an imported one the same. */
+/** The resource's id: where the queue is. Recovery (automation/recovery.ts) gives an imported one the same. */
 export const queueId = (i: { region: string; queue: string }) => `${i.region}/${i.queue}`;
 
 /** Whether create looks the queue up first: a declared queue, or one whose pause is declared. */

@@ -126,7 +126,7 @@ function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "a
  * the same name and share (then delete) one index. `check` keeps the name a resource already has,
  * so only a resource's first `up` draws one; the pending create Pulumi records before calling us
  * holds it, which is how an interrupted `up` is recovered without a duplicate
- * (automation.ts `recoverPendingCreates`).
+ * (automation/recovery.ts `recoverPendingCreates`).
  */
 export function randomAutoName(resourceName: string): string {
   const base = resourceName.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 55);

@@ -5,7 +5,7 @@
  * first call fails. In the Automation API that failure makes a program silently declare nothing.
  */
 import path from "node:path";
-import { isolateEngineConnections } from "../../provider/engineConnections";
+import { isolateEngineConnections } from "../../provider/automation/engineConnections";
 
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi"));
 const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] })) as typeof import("@grpc/grpc-js");

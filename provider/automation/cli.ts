@@ -1,0 +1,59 @@
+/**
+ * Where the Pulumi CLI is, and the environment every command the helpers run gets.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { PulumiCommand } from "@pulumi/pulumi/automation";
+
+/** The root of the installed pulumi-mgmt package (this repository when developing). */
+export const PACKAGE_ROOT = packageRoot(__dirname);
+
+function packageRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, "package.json");
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "pulumi-mgmt") return dir;
+  }
+  throw new Error(`cannot find the pulumi-mgmt package above ${from}`);
+}
+
+/**
+ * The directory holding `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`:
+ * PULUMI_MGMT_CLI_DIR, else what `npm run setup` recorded, else scripts/ensure-pulumi.sh (which
+ * uses a `pulumi` on PATH, a cached build, or builds one).
+ */
+let cliDir: string | undefined;
+export function pulumiCliDir(): string {
+  if (process.env.PULUMI_MGMT_CLI_DIR) return process.env.PULUMI_MGMT_CLI_DIR;
+  cliDir ??= findCliDir();
+  return cliDir;
+}
+
+function findCliDir(): string {
+  const recorded = path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/cli-dir");
+  if (existsSync(recorded)) {
+    const dir = readFileSync(recorded, "utf8").trim();
+    if (existsSync(path.join(dir, "pulumi"))) return dir;
+  }
+  const out = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return out.trim().split("\n").pop()!;
+}
+
+let command: Promise<PulumiCommand> | undefined;
+export function pulumiCommand(): Promise<PulumiCommand> {
+  command ??= PulumiCommand.get({ root: path.dirname(pulumiCliDir()) });
+  return command;
+}
+
+/**
+ * The environment of every Pulumi command the helper runs: the CLI's folder on PATH (the dynamic
+ * provider plugin and the language host are found beside `pulumi`), and, when `offline`, no
+ * update check and no plugin download (what the emulator-backed runs want; opt-in elsewhere).
+ */
+export function cliEnv(offline = false): Record<string, string> {
+  return {
+    PATH: `${pulumiCliDir()}${path.delimiter}${process.env.PATH ?? ""}`,
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    ...(offline ? { PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" } : {}),
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * `pulumi-mgmt/automation`: what every program that drives stacks from code needs, in one call:
+ * the Pulumi CLI (cli.ts), a stack on the backend and secrets provider the user chose with the
+ * `mgmt:*` configuration (stack.ts), and recovery after an interrupted run (recovery.ts). Plain
+ * `@pulumi/pulumi/automation` stays fully available; this only removes boilerplate. Tests, the
+ * main job, the examples and the benchmarks all use it.
+ */
+export { PACKAGE_ROOT, cliEnv, pulumiCliDir, pulumiCommand } from "./cli";
+export { SecretsProviderError, engineReason, mgmtConfigMap, mgmtStack, type MgmtConfig, type MgmtStack, type StackOptions } from "./stack";
+export { recoverPendingCreates, type RecoveryReport } from "./recovery";
+/** For drivers that build their own LocalWorkspace with inline programs: see engineConnections.ts. */
+export { isolateEngineConnections } from "./engineConnections";

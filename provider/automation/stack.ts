@@ -1,0 +1,180 @@
+/**
+ * The stack helper: a stack on the backend and with the secrets provider the user chose, with
+ * the `mgmt:*` configuration set (secrets as secrets), for an inline program or a project folder.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { LocalWorkspace, type ConfigMap, type LocalWorkspaceOptions, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { SETTINGS_KEYS, type SettingName } from "../config";
+import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
+import { isolateEngineConnections } from "./engineConnections";
+
+const fileUrl = (dir: string) => `file://${path.resolve(dir)}`;
+
+export type MgmtConfig = Partial<Record<SettingName, string | number>>;
+
+/** `mgmt:*` config as the Automation API wants it; password and tokens marked secret. */
+export function mgmtConfigMap(settings: MgmtConfig): ConfigMap {
+  const config: ConfigMap = {};
+  for (const [name, value] of Object.entries(settings) as [SettingName, string | number | undefined][]) {
+    if (value === undefined) continue;
+    const keys = SETTINGS_KEYS[name];
+    config[keys.config] = { value: String(value), secret: "secret" in keys && keys.secret };
+  }
+  return config;
+}
+
+export interface StackOptions {
+  stackName?: string;
+  projectName?: string;
+  /** An inline program; when absent, `workDir` must hold a Pulumi.yaml program. */
+  program?: PulumiFn;
+  /**
+   * The folder with the project's Pulumi.yaml (and, for an inline program, its settings). Its
+   * node_modules must resolve `@pulumi/pulumi` and `pulumi-mgmt`: the dynamic provider runs there.
+   * Each stack driven concurrently needs its own: Pulumi keeps the selected stack in a file there.
+   */
+  workDir?: string;
+  /**
+   * Where state is kept: any backend URL Pulumi takes (`file://`, `postgres://`, `s3://`,
+   * `https://api.pulumi.com`, ...). Default: PULUMI_BACKEND_URL, else the project's
+   * `backend.url`, else `file://<project folder>/.pulumi-state` (durable, never a temporary one).
+   */
+  backendUrl?: string;
+  /** Shorthand for `backendUrl: file://<backendDir>`; the folder is created. */
+  backendDir?: string;
+  /** The secrets provider of a new stack: `awskms://...`, `gcpkms://...`, `azurekeyvault://...`, `hashivault://...` or `passphrase`. */
+  secretsProvider?: string;
+  /** The passphrase of the passphrase provider. Default: PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE. */
+  passphrase?: string;
+  /** No update check, no plugin download. Default false; the emulator-backed runs turn it on. */
+  offline?: boolean;
+  mgmt?: MgmtConfig;
+  config?: ConfigMap;
+  envVars?: Record<string, string>;
+}
+
+export interface MgmtStack {
+  stack: Stack;
+  /** The backend the stack lives in. */
+  backendUrl: string;
+  /** The folder of a file:// backend; undefined for other backends. */
+  backendDir?: string;
+  /** All of a file:// backend's files, for checks such as "no secret in plain text". */
+  backendDirFiles(): string[];
+}
+
+/** No secrets provider was chosen: the message says what to set. */
+export class SecretsProviderError extends Error {
+  override readonly name = "SecretsProviderError";
+}
+
+/**
+ * Creates or selects a stack, on the backend and with the secrets provider the user chose
+ * (see StackOptions for the order). Nothing is decided for the user that would lose state (a
+ * temporary backend) or weaken it (a passphrase written in code).
+ *
+ * For inline programs the project's `main` is the folder whose node_modules resolves
+ * `@pulumi/pulumi` and `pulumi-mgmt` (default: the current directory if it has them, else this
+ * package's root): the dynamic provider host is started there and loads the provider code by
+ * package name.
+ */
+export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
+  // Inline programs run in this process; without this, one run's stale connection can make a later
+  // run's program silently declare nothing (engineConnections.ts).
+  if (options.program) isolateEngineConnections();
+  const stackName = options.stackName ?? "dev";
+  const projectDir = options.workDir ?? process.cwd();
+  const envVars: Record<string, string> = { ...cliEnv(options.offline ?? false), ...options.envVars, ...secretsEnv(options, stackName, projectDir) };
+  const wsOptions: LocalWorkspaceOptions = { envVars, pulumiCommand: await pulumiCommand(), ...(options.secretsProvider ? { secretsProvider: options.secretsProvider } : {}) };
+
+  // The backend: explicit, else the environment, else the project's own, else project-local.
+  let backendUrl = options.backendUrl ?? (options.backendDir ? fileUrl(options.backendDir) : undefined) ?? options.envVars?.PULUMI_BACKEND_URL ?? process.env.PULUMI_BACKEND_URL;
+  if (!backendUrl && !options.program && options.workDir) {
+    const settings = await (await LocalWorkspace.create({ workDir: options.workDir, pulumiCommand: wsOptions.pulumiCommand })).projectSettings();
+    backendUrl = settings.backend?.url;
+  }
+  backendUrl ??= fileUrl(path.join(projectDir, ".pulumi-state"));
+  const backendDir = backendUrl.startsWith("file://") ? backendUrl.slice("file://".length) : undefined;
+  if (backendDir) mkdirSync(backendDir, { recursive: true });
+  envVars.PULUMI_BACKEND_URL = backendUrl;
+
+  let stack: Stack;
+  if (options.program && options.workDir) {
+    // An inline program in workDir: its Pulumi.yaml if it has one, else one written there.
+    const projectName = options.projectName ?? "pulumi-mgmt-inline";
+    const hasProject = ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"].some((f) => existsSync(path.join(options.workDir!, f)));
+    const projectSettings = hasProject ? undefined : { name: projectName, runtime: "nodejs" as const, main: providerHostDir(), backend: { url: backendUrl } };
+    stack = await LocalWorkspace.createOrSelectStack({ stackName, projectName, program: options.program }, { ...wsOptions, workDir: options.workDir, ...(projectSettings ? { projectSettings } : {}) });
+  } else if (options.program) {
+    const projectName = options.projectName ?? "pulumi-mgmt-inline";
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName, projectName, program: options.program },
+      { ...wsOptions, projectSettings: { name: projectName, runtime: "nodejs", main: providerHostDir(), backend: { url: backendUrl } } },
+    );
+  } else {
+    if (!options.workDir) throw new Error("mgmtStack needs either program or workDir");
+    stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: options.workDir }, wsOptions);
+  }
+  const config = { ...mgmtConfigMap(options.mgmt ?? {}), ...options.config };
+  if (Object.keys(config).length > 0) {
+    await stack.setAllConfig(config).catch((err: unknown) => {
+      // The failed command's text holds the values given with --secret: only the engine's reason goes on.
+      const reason = engineReason(err);
+      const hint = /incorrect passphrase/.test(reason) ? ` (stack "${stackName}" was created with another passphrase: use that one, or another stack or backend)` : "";
+      throw new Error(`could not set the config of stack "${stackName}": ${reason}${hint}`);
+    });
+  }
+  return {
+    stack,
+    backendUrl,
+    backendDir,
+    backendDirFiles: () => (backendDir ? listFiles(backendDir) : []),
+  };
+}
+
+/**
+ * The passphrase for the CLI, if the user gave one; nothing if the environment or another
+ * secrets provider covers it; otherwise an error that says what to set.
+ */
+function secretsEnv(options: StackOptions, stackName: string, projectDir: string): Record<string, string> {
+  if (options.passphrase !== undefined) return { PULUMI_CONFIG_PASSPHRASE: options.passphrase };
+  if (options.secretsProvider && options.secretsProvider !== "passphrase") return {};
+  const env = { ...process.env, ...options.envVars };
+  if (env.PULUMI_CONFIG_PASSPHRASE !== undefined || env.PULUMI_CONFIG_PASSPHRASE_FILE) return {};
+  // A stack created earlier with a cloud secrets provider says so in its settings file.
+  const stackFile = path.join(projectDir, `Pulumi.${stackName}.yaml`);
+  const recorded = existsSync(stackFile) ? /^secretsprovider:\s*(\S+)/m.exec(readFileSync(stackFile, "utf8"))?.[1] : undefined;
+  if (recorded && !recorded.startsWith("passphrase")) return {};
+  throw new SecretsProviderError(
+    `stack "${stackName}" needs a secrets provider to encrypt its secrets (the password, tokens): ` +
+      `set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE), or pass { passphrase } or ` +
+      `{ secretsProvider: "awskms://..." | "gcpkms://..." | "azurekeyvault://..." | "hashivault://..." } to mgmtStack. ` +
+      `pulumi-mgmt has no default passphrase: one written in code would let anyone read the stack's secrets.`,
+  );
+}
+
+function providerHostDir(): string {
+  const cwd = process.cwd();
+  return existsSync(path.join(cwd, "node_modules/pulumi-mgmt")) ? cwd : PACKAGE_ROOT;
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listFiles(full));
+    else out.push(full);
+  }
+  return out;
+}
+
+/**
+ * The engine's own reason from a failed pulumi command: its `error: ...` lines, never the command
+ * line, which carries config values given with `--secret` (config set-all).
+ */
+export function engineReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const lines = [...new Set([...message.matchAll(/^error: (.+)$/gm)].map((m) => m[1]))];
+  return lines.length > 0 ? lines.join("; ") : message.split("\n")[0];
+}
