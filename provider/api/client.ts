@@ -12,7 +12,7 @@ import { Dispatcher, Pool, interceptors } from "undici";
 import { z } from "zod";
 import { requireSetting, resolveSettings, type Settings } from "../config";
 import { ENDPOINTS, fillRoute, type Api, type EndpointName, type RetryClass } from "./endpoints";
-import { ApiError, redactCredentials, serviceMessageOf } from "./errors";
+import { apiError, redactCredentials, serviceMessageOf } from "./errors";
 import {
   CreateSearchIndexBody,
   FlowControlInfo,
@@ -272,7 +272,7 @@ export class MgmtClient {
           continue;
         }
         const code = e.name === "TimeoutError" ? "total timeout" : e.code ?? e.name;
-        throw new ApiError(endpoint.method, route, endpoint.api, undefined, undefined, code);
+        throw apiError(endpoint.method, route, endpoint.api, undefined, undefined, code);
       }
     }
 
@@ -287,11 +287,11 @@ export class MgmtClient {
       // Redacted before the excerpt is cut (a cut could leave part of a credential) and after.
       const sent = this.credentialsSent(headers.authorization);
       const said = serviceMessageOf(json, redactCredentials(text, sent));
-      throw new ApiError(endpoint.method, route, endpoint.api, status, said === undefined ? undefined : redactCredentials(said, sent));
+      throw apiError(endpoint.method, route, endpoint.api, status, said === undefined ? undefined : redactCredentials(said, sent));
     }
     const parsed = options.schema.safeParse(json);
     if (!parsed.success) {
-      throw new ApiError(endpoint.method, route, endpoint.api, status, `unexpected answer: ${describeIssues(parsed.error).join("; ")}`);
+      throw apiError(endpoint.method, route, endpoint.api, status, `unexpected answer: ${describeIssues(parsed.error).join("; ")}`);
     }
     return parsed.data;
   }

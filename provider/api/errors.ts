@@ -25,10 +25,12 @@ function hint(api: Api, status: number | undefined, code: string | undefined): s
 
 /**
  * The one error type of the client: which request, what status, what the service said.
- * `status` is undefined when no answer arrived (timeout, refused or dropped connection).
+ * `status` is undefined when no answer arrived (timeout, refused or dropped connection). The
+ * client throws the subclass of its kind (`apiError`); `about` tells the same failure about one
+ * object, keeping its kind, so a caller names the resource without a second error type.
  */
 export class ApiError extends UserError {
-  override readonly name = "ApiError";
+  override name = "ApiError";
   constructor(
     readonly method: string,
     readonly path: string,
@@ -44,8 +46,17 @@ export class ApiError extends UserError {
     super(`${method} ${path} failed: ${what}${advice ? ` (${advice})` : ""}`);
   }
 
+  /** The same failure, told about one object: `${context}: ${detail}` (default detail: this message). */
+  about(context: string, detail: string = this.message): this {
+    const copy = Object.create(Object.getPrototypeOf(this)) as this;
+    Object.assign(copy, this);
+    Object.defineProperty(copy, "message", { value: `${context}: ${detail}`, writable: true, configurable: true });
+    Object.defineProperty(copy, "stack", { value: "", writable: true, configurable: true });
+    return copy;
+  }
+
   get isNotFound(): boolean {
-    return this.status === 404;
+    return this instanceof NotFoundError;
   }
 
   /**
@@ -54,8 +65,46 @@ export class ApiError extends UserError {
    * happened.
    */
   get isAmbiguous(): boolean {
-    return this.status === undefined || this.status >= 500;
+    return this instanceof AmbiguousError;
   }
+}
+
+/** 404: the object does not exist for these credentials (identity.ts decides whether that means gone). */
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+}
+/** 401: the credentials were refused. */
+export class UnauthorizedError extends ApiError {
+  override name = "UnauthorizedError";
+}
+/** 429, after the retries: the service is rate limiting. */
+export class RateLimitedError extends ApiError {
+  override name = "RateLimitedError";
+}
+/** No answer, or a 5xx: the request may or may not have taken effect. */
+export class AmbiguousError extends ApiError {
+  override name = "AmbiguousError";
+}
+/** Any other 4xx (400, 409, 412, ...): a definite refusal, nothing happened. */
+export class RefusedError extends ApiError {
+  override name = "RefusedError";
+}
+
+/** The error of one failed request, of its kind. */
+export function apiError(method: string, path: string, api: Api, status: number | undefined, serviceMessage?: string, code?: string): ApiError {
+  const kind =
+    status === undefined || status >= 500
+      ? AmbiguousError
+      : status === 404
+        ? NotFoundError
+        : status === 401
+          ? UnauthorizedError
+          : status === 429
+            ? RateLimitedError
+            : status >= 400
+              ? RefusedError
+              : ApiError; // a 2xx answer that is not what the specification says
+  return new kind(method, path, api, status, serviceMessage, code);
 }
 
 const REDACTED = "[redacted]";

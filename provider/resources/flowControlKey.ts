@@ -21,8 +21,8 @@ import { z } from "zod";
 import type { MgmtClient } from "../api/client";
 import { flowControlKey, type FlowControlInfo, type MessagingRegion, type PinQuery } from "../api/schemas";
 import { apiClient } from "../runtime";
-import { confirmGone } from "./identity";
-import { act, assertSameAccount, flag, isNewTrigger, keyLabel, pauseChanged, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
+import { goneIfNotFound } from "./identity";
+import { act, assertSameAccount, flag, isNewTrigger, keyLabel, pauseChanged, region, secretOrUndefined, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
 import { providerFor } from "./providerRef";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
 import { isRecovered, withBefore } from "./before";
@@ -113,10 +113,8 @@ function recoveredProvenance(props: KeyOutputs, now: KeyNow): KeyProvenance {
  * another account's token is still in place, and swallowing the 404 would leave it there.
  */
 function keyNotFound(err: unknown, client: MgmtClient, props: KeyOutputs, token: string | undefined): boolean {
-  if (statusOf(err) !== 404) return false;
   const label = `${keyLabel(props.key)} in ${props.region}${props.paused ? " (paused by this stack)" : ""}`;
-  confirmGone(label, props.managedBy, tokenIdentityOf(client, token), client.settings);
-  return true;
+  return goneIfNotFound(err, label, props.managedBy, tokenIdentityOf(client, token), client.settings);
 }
 
 /** The pin as the service reports it, over what was recorded; unreported parts stay as recorded. */

@@ -9,6 +9,7 @@
  *   the bearer token, which cannot be turned back into the token.
  */
 import { createHash } from "node:crypto";
+import { NotFoundError } from "../api/errors";
 import { requireSetting, SETTINGS_KEYS as K, type Settings } from "../config";
 import { UserError } from "../userError";
 
@@ -48,6 +49,16 @@ export function confirmGone(what: string, recorded: string | undefined, current:
     `${what} was not found by ${current}, but it is managed by ${recorded}: it is kept in the stack, not dropped, ` +
       `because a "not found" under other credentials does not mean it is gone. ${howToMove(current, recorded!)}`,
   );
+}
+
+/**
+ * The one not-found check of every resource: true when `err` is a 404 that proves the object gone
+ * (confirmGone), false when `err` is another failure; throws when other credentials are asking.
+ */
+export function goneIfNotFound(err: unknown, what: string, recorded: string | undefined, current: string, settings: Settings): boolean {
+  if (!(err instanceof NotFoundError)) return false;
+  confirmGone(what, recorded, current, settings);
+  return true;
 }
 
 /**

@@ -18,7 +18,8 @@ import {
   type Reported,
 } from "../api/schemas";
 import { apiClient } from "../runtime";
-import { confirmGone, managementIdentity } from "./identity";
+import { confirmGone, goneIfNotFound, managementIdentity } from "./identity";
+import { UserError } from "../userError";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
 import { recordTakeover, takenOverThisRun } from "./takeovers";
@@ -89,19 +90,10 @@ async function liveAccount(client: MgmtClient, accountId: string): Promise<Messa
 
 const accountLabel = (id: string) => `the budget of messaging account "${id}"`;
 
-class AccountNotFound extends Error {
-  constructor(accountId: string) {
-    super(`messaging account "${accountId}" not found for this user: check accountId`);
-  }
-}
+const accountNotFound = (accountId: string) => `messaging account "${accountId}" not found for this user: check accountId`;
 
 async function setBudget(client: MgmtClient, accountId: string, value: number): Promise<void> {
-  try {
-    await client.updateBudget(accountId, value);
-  } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) throw new AccountNotFound(accountId);
-    throw err;
-  }
+  await client.updateBudget(accountId, value);
   await applyToSharedList<MessagingAccountRecord>(ACCOUNTS, (accounts) => {
     const account = accounts.find((a) => a.id === accountId);
     if (account) account.budget = value;
@@ -136,7 +128,7 @@ export const messagingBudgetProvider: pulumi.dynamic.ResourceProvider<Inputs, Me
     const { before, ...inputs } = Inputs.parse(news);
     const client = apiClient();
     const account = await liveAccount(client, inputs.accountId);
-    if (!account) throw new AccountNotFound(inputs.accountId);
+    if (!account) throw new UserError(accountNotFound(inputs.accountId));
     const previous = before?.budget ?? account.budget ?? 0;
     recordTakeover({ kind: "messaging budget", accountId: inputs.accountId });
     if (previous !== inputs.budget) await setBudget(client, inputs.accountId, inputs.budget);
@@ -161,8 +153,8 @@ export const messagingBudgetProvider: pulumi.dynamic.ResourceProvider<Inputs, Me
     const client = apiClient();
     if (olds.budget !== news.budget) {
       await setBudget(client, id, news.budget).catch((err) => {
-        if (err instanceof AccountNotFound) confirmGone(accountLabel(id), olds.managedBy, managementIdentity(client.settings), client.settings);
-        throw err instanceof ApiError ? new Error(`${accountLabel(id)} could not be set to ${news.budget}: ${err.message}`) : err;
+        if (goneIfNotFound(err, accountLabel(id), olds.managedBy, managementIdentity(client.settings), client.settings)) throw err.about(accountNotFound(id));
+        throw err instanceof ApiError ? err.about(`${accountLabel(id)} could not be set to ${news.budget}`) : err;
       });
     }
     return { outs: { ...olds, budget: news.budget, budgetSet: news.budget, managedBy: managementIdentity(client.settings) } };
@@ -173,17 +165,16 @@ export const messagingBudgetProvider: pulumi.dynamic.ResourceProvider<Inputs, Me
     if (props.budgetSet === props.previousBudget) return; // this stack changed nothing
     // Renamed in code (or replaced): the resource that took the budget over in this run keeps it.
     if (takenOverThisRun({ kind: "messaging budget", accountId: id })) return;
-    try {
-      // Restored only while the account still has the stack's value: a budget someone set since
-      // (finance raised it, another stack took it) is theirs.
-      const account = await liveAccount(client, id);
-      if (!account) throw new AccountNotFound(id);
-      if ((account.budget ?? 0) === props.budgetSet) await setBudget(client, id, props.previousBudget);
-    } catch (err) {
-      if (!(err instanceof AccountNotFound)) throw err;
-      // An account that is gone has no budget left to restore; one we cannot see is not gone.
-      confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
-    }
+    // An account that is gone has no budget left to restore; one we cannot see is not gone.
+    const gone = () => confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
+    // Restored only while the account still has the stack's value: a budget someone set since
+    // (finance raised it, another stack took it) is theirs.
+    const account = await liveAccount(client, id);
+    if (!account) return gone();
+    if ((account.budget ?? 0) !== props.budgetSet) return;
+    await setBudget(client, id, props.previousBudget).catch((err) => {
+      if (!goneIfNotFound(err, accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings)) throw err;
+    });
   },
 };
 

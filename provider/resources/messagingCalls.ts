@@ -10,7 +10,6 @@ import { messagingRegion, type MessagingRegion } from "../api/schemas";
 import { requireSetting } from "../config";
 import { assertSameIdentity, tokenIdentity } from "./identity";
 import { isUnknown } from "./validation";
-import { UserError } from "../userError";
 
 export const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
 export const region = messagingRegion;
@@ -21,16 +20,6 @@ export const flag = z.boolean({ error: "must be true or false" });
 export interface ActionTargetArgs {
   region: pulumi.Input<MessagingRegion>;
   token?: pulumi.Input<string>;
-}
-
-/** A failed call: which key or queue, what was tried, and what the service answered. */
-export class ActionError extends UserError {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-  ) {
-    super(message);
-  }
 }
 
 export async function act<T>(what: string, action: string, inputs: { region: MessagingRegion }, call: () => Promise<T>): Promise<T> {
@@ -45,11 +34,10 @@ export async function act<T>(what: string, action: string, inputs: { region: Mes
         : err.status === 412
           ? " (the account has as many queues as its plan allows, max_queues: delete a queue or raise the plan)"
           : "";
-    throw new ActionError(`could not ${action} ${what} in ${inputs.region}: the service answered ${answer}${hint}`, err.status);
+    // The same kind of error (not found, refused, ...), told about the key or queue.
+    throw err.about(`could not ${action} ${what} in ${inputs.region}`, `the service answered ${answer}${hint}`);
   }
 }
-
-export const statusOf = (err: unknown) => (err instanceof ActionError || err instanceof ApiError ? err.status : undefined);
 
 export const keyLabel = (key: string) => `flow control key "${key}"`;
 export const queueLabel = (queue: string) => `queue "${queue}"`;

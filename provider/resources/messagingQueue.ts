@@ -21,8 +21,9 @@ import { z } from "zod";
 import type { MgmtClient } from "../api/client";
 import { queueName, queueParallelism, type QueueRecord } from "../api/schemas";
 import { apiClient } from "../runtime";
-import { confirmGone } from "./identity";
-import { act, assertSameAccount, flag, isNewTrigger, pauseChanged, queueLabel, region, secretOrUndefined, statusOf, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
+import { NotFoundError } from "../api/errors";
+import { goneIfNotFound } from "./identity";
+import { act, assertSameAccount, flag, isNewTrigger, pauseChanged, queueLabel, region, secretOrUndefined, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
 import { providerFor } from "./providerRef";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
 import { isRecovered, withBefore } from "./before";
@@ -64,16 +65,14 @@ const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
 const wantedPause = (q: QueueInputs) => q.paused ?? (isDeclared(q) ? false : undefined);
 
 function queueNotFound(err: unknown, client: MgmtClient, props: QueueOutputs, token: string | undefined): boolean {
-  if (statusOf(err) !== 404) return false;
-  confirmGone(`${queueLabel(props.queue)} in ${props.region}`, props.managedBy, tokenIdentityOf(client, token), client.settings);
-  return true;
+  return goneIfNotFound(err, `${queueLabel(props.queue)} in ${props.region}`, props.managedBy, tokenIdentityOf(client, token), client.settings);
 }
 
 async function readQueue(client: MgmtClient, q: { queue: string; region: QueueInputs["region"]; token?: string }): Promise<QueueRecord | undefined> {
   try {
     return await act(queueLabel(q.queue), "read", q, () => client.getQueue(q.region, q.queue, q.token));
   } catch (err) {
-    if (statusOf(err) === 404) return undefined;
+    if (err instanceof NotFoundError) return undefined;
     throw err;
   }
 }

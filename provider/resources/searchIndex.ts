@@ -27,7 +27,7 @@ import {
   type SearchType,
 } from "../api/schemas";
 import { apiClient } from "../runtime";
-import { confirmGone, managementIdentity } from "./identity";
+import { confirmGone, goneIfNotFound, managementIdentity } from "./identity";
 import { getSearchIndex, type GetSearchIndexResult } from "../functions/getSearchIndex";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { providerFor } from "./providerRef";
@@ -167,10 +167,10 @@ async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<{ reco
     if (!(err instanceof ApiError && err.isNotFound)) throw err;
   }
   record ??= await findByName(client, ref);
-  if (!record) throw new Error(`adopt: no search index with id or name "${ref}" exists for this user`);
+  if (!record) throw new UserError(`adopt: no search index with id or name "${ref}" exists for this user`);
   recordTakeover({ kind: "search index", id: record.id });
   if (record.region !== inputs.region) {
-    throw new Error(
+    throw new UserError(
       `adopt: search index "${record.name}" (${record.id}) is deployed in region "${record.region}" but region is "${inputs.region}": an index cannot move, so declare region "${record.region}" to adopt it`,
     );
   }
@@ -186,8 +186,8 @@ async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<{ reco
 
 const CREATE_ATTEMPTS = 5;
 
-function nameTaken(name: string, answer?: string): Error {
-  return new Error(
+function nameTaken(name: string, answer?: string): UserError {
+  return new UserError(
     `a search index named "${name}" already exists and this stack did not create it: set adopt: "${name}" to manage it, or choose another name; ` +
       `if this stack created it under another resource name, give the renamed resource \`aliases\` instead${answer ? ` (${answer})` : ""}`,
   );
@@ -218,7 +218,7 @@ async function createIndex(client: MgmtClient, inputs: Inputs, name: string): Pr
       const existing = await findByName(client, name);
       if (existing) return existing;
       if (attempt >= CREATE_ATTEMPTS) {
-        throw new Error(`search index "${name}" was not created after ${attempt} attempts, each answered ambiguously and followed by a lookup that found nothing: ${err.message}`);
+        throw err.about(`not created after ${attempt} attempts, each answered ambiguously and followed by a lookup that found nothing`);
       }
     }
   }
@@ -238,9 +238,7 @@ async function release(client: MgmtClient, id: string, props: SearchIndexOutputs
 
 /** A 404 from an operation on an existing index: gone, unless other credentials are asking. */
 function notFound(err: unknown, label: string, managedBy: string | undefined, client: MgmtClient): boolean {
-  if (!(err instanceof ApiError && err.isNotFound)) return false;
-  confirmGone(label, managedBy, managementIdentity(client.settings), client.settings);
-  return true;
+  return goneIfNotFound(err, label, managedBy, managementIdentity(client.settings), client.settings);
 }
 
 export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, SearchIndexOutputs> = {
@@ -282,7 +280,7 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     const inputs = Inputs.parse(news);
     const client = apiClient();
     const { record, found } = await (inputs.adopt ? adoptExisting(client, inputs) : createIndex(client, inputs, inputs.name!).then((r) => ({ record: r, found: undefined }))).catch((err) => {
-      throw err instanceof ApiError ? new Error(`search index "${inputs.name ?? inputs.adopt}": ${err.message}`) : err;
+      throw err instanceof ApiError ? err.about(`search index "${inputs.name ?? inputs.adopt}"`) : err;
     });
     recordTakeover({ kind: "search index", id: record.id });
     const outs = outputsOf(record, inputs, managementIdentity(client.settings));
@@ -312,8 +310,8 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     const client = apiClient();
     const label = indexLabel(olds.name, id);
     const guard = (err: unknown): never => {
-      if (notFound(err, label, olds.managedBy, client)) throw new Error(`${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
-      throw err instanceof ApiError ? new Error(`${label}: ${err.message}`) : err;
+      if (notFound(err, label, olds.managedBy, client)) throw new UserError(`${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+      throw err instanceof ApiError ? err.about(label) : err;
     };
     const name = news.name ?? olds.name;
     if (olds.name !== name) {

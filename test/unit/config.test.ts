@@ -1,6 +1,7 @@
 import { checkSettingKeys, ConfigError, requireSetting, resolveSettings } from "../../provider/config";
 import { fillRoute } from "../../provider/api/endpoints";
-import { ApiError, redactCredentials, serviceMessageOf } from "../../provider/api/errors";
+import { AmbiguousError, ApiError, apiError, NotFoundError, RateLimitedError, redactCredentials, RefusedError, serviceMessageOf, UnauthorizedError } from "../../provider/api/errors";
+import { UserError } from "../../provider/userError";
 
 describe("settings", () => {
   test("Pulumi config wins over the environment; defaults fill the rest", () => {
@@ -72,8 +73,32 @@ describe("paths and errors", () => {
         "if you changed them since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: " +
         "run `pulumi refresh --run-program` (or `pulumi up`) to use the current config)",
     );
-    const lost = new ApiError("POST", "/v2/search", "management", undefined, undefined, "ECONNRESET");
+    const lost = apiError("POST", "/v2/search", "management", undefined, undefined, "ECONNRESET");
     expect(lost.isAmbiguous).toBe(true);
     expect(lost.message).toMatch(/no answer \(the service did not answer \(ECONNRESET\); check mgmt:baseUrl/);
+  });
+
+  test("one error family: each failure is the ApiError subclass of its kind, and `about` names the object without changing the kind", () => {
+    const kinds: [number | undefined, Function][] = [
+      [undefined, AmbiguousError],
+      [503, AmbiguousError],
+      [404, NotFoundError],
+      [401, UnauthorizedError],
+      [429, RateLimitedError],
+      [409, RefusedError],
+      [412, RefusedError],
+    ];
+    for (const [status, kind] of kinds) {
+      const err = apiError("POST", "/v2/x", "regional", status, "said");
+      expect(err).toBeInstanceOf(kind);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toBeInstanceOf(UserError);
+      const told = err.about('could not pause flow control key "k" in eu-central-1', "the service answered it");
+      expect(told).toBeInstanceOf(kind);
+      expect(told.message).toBe('could not pause flow control key "k" in eu-central-1: the service answered it');
+      expect([told.status, told.method, told.path, told.isNotFound, told.isAmbiguous]).toEqual([status, "POST", "/v2/x", status === 404, status === undefined || status === 503]);
+      expect(told.stack).toBe("");
+    }
+    expect(apiError("GET", "/v2/x", "management", 404).about("search index \"x\"").message).toBe("search index \"x\": GET /v2/x failed: 404");
   });
 });
