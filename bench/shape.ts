@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     `Measured on ${new Date().toISOString().slice(0, 10)}, median of ${REPS} interleaved runs (min–max), ratios against the sleep-only run beside each.`,
     "A sleep-only resource given the shape SearchIndex had when it stored every field of the record (18 output placeholders,",
     "21 outputs, two of them secret) and no HTTP or validation shows what that shape costs in the engine and the SDK, apart from",
-    "anything pulumi-mgmt's provider does; SearchIndex now stores 7 outputs, one secret (README, SearchIndex). The shaped provider is a closure,",
+    "anything pulumi-mgmt's provider does; SearchIndex now stores 7 outputs, one secret (docs/resources.md, SearchIndex). The shaped provider is a closure,",
     "like the baseline's, that carries the outputs as a literal (about 1.4 KB more state per resource than a module reference).",
     "The emulator runs in a process of its own, as in `npm run bench`.",
     "",

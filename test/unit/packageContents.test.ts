@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from "../../provider/automation";
 test("npm pack contains only what a user needs", () => {
   const [pack] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
   const files: string[] = pack.files.map((f: { path: string }) => f.path);
-  const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/, /^scripts\/ensure-pulumi\.sh$/, /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/, /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/];
+  const allowed = [/^package\.json$/, /^README\.md$/, /^docs\/[a-z]+\.md$/, /^LICENSE$/, /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/, /^scripts\/ensure-pulumi\.sh$/, /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/, /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/];
   expect(files.filter((f) => !allowed.some((a) => a.test(f)))).toEqual([]);
   // What state and programs load by name must be there.
   for (const must of ["LICENSE", "dist/provider/cli/template.js", "examples/new-project/Pulumi.yaml", "dist/provider/index.js", "dist/provider/automation/index.js", "dist/emulator/index.js", "dist/emulator/cli.js", "dist/provider/providers/searchIndex.js", "dist/provider/providers/messagingQueue.js", "dist/provider/runtime.js", "dist/provider/resources/messagingControls.js"]) {
