@@ -60,8 +60,11 @@ export function flowControlHandlers(emu: EmulatorState) {
       return OK;
     },
     pinFlowControl: (ctx) => {
-      const key = keyOf(ctx);
+      // Contract "Flow control keys before their first message": pinning an unknown key creates it.
+      parseOr400(flowControlKey, ctx.params.key, "flow control key");
       const pin = parseOr400(PinQuery, ctx.query, "pin");
+      const keys = ctx.account().keys;
+      const key = (keys[ctx.params.key] ??= { waitListSize: 0, paused: false, rateResets: 0 });
       key.pinned = withoutUndefined({ ...key.pinned, ...pin });
       key.pins = (key.pins ?? 0) + 1;
       restartPeriod(key);

@@ -88,10 +88,10 @@ interface Answer {
   contentType: string | null;
 }
 
-async function call(method: string, url: string, authorization: string | undefined, body?: unknown): Promise<Answer> {
+async function call(method: string, url: string, authorization: string | undefined, body?: unknown, jsonHeaderAlways = false): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (authorization) headers.authorization = authorization;
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || jsonHeaderAlways) headers["content-type"] = "application/json";
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   let parsed: unknown = text;
@@ -202,6 +202,17 @@ describe("search indexes (endpoints 1-3; assumed rename, set-plan, delete)", () 
     expectError(await mgmt("DELETE", `/v2/search/${id}`), 404);
   });
 
+  writesOnly("bodiless POST and DELETE carrying Content-Type: application/json, as real clients send them, are taken like any other", async () => {
+    const created = await mgmt("POST", "/v2/search", { name: unique("conf-ct"), region: "eu-west-1", type: "free" });
+    const id = (created.body as { id: string }).id;
+    expectOk(await call("DELETE", `${t.baseUrl}/v2/search/${id}`, basic(t.user), undefined, true));
+    expectError(await mgmt("GET", `/v2/search/${id}`), 404);
+    if (t.key && t.messaging) {
+      const key = encodeURIComponent(t.key);
+      expectOk(await call("POST", `${t.regionalMessagingUrl.replace("{region}", t.messaging.region)}/v2/flowControl/${key}/resetRate`, `Bearer ${t.messaging.token}`, undefined, true));
+    }
+  });
+
   writesOnly("create refuses bad input with 400 naming the field, and 'fixed' with its own message", async () => {
     expectError(await mgmt("POST", "/v2/search", { name: unique("conf"), region: "eu-west-1", type: "fixed" }), 400, /fixed plan is not available/);
     expectError(await mgmt("POST", "/v2/search", { name: unique("conf"), region: "mars-1", type: "free" }), 400, /region/);
@@ -246,6 +257,16 @@ describe("flow control keys and queues (endpoints 6-9; assumed lift of a pause)"
     const body = a.body as Record<string, unknown>;
     expect(body.flowControlKey).toBe(t.key);
     expect(typeOf(body.waitListSize ?? body.waitlistSize)).toBe("integer");
+  });
+
+  writesWithKey("pinning a key that never carried a message creates it with the pinned values; pause of an unknown key is still 404", async () => {
+    const key = unique("conf-new-key");
+    expectError(await regional("POST", `/v2/flowControl/${key}/pause`), 404);
+    expectOk(await regional("POST", `/v2/flowControl/${key}/pin?parallelism=3`));
+    const read = await messaging("GET", `/v2/flowControl/${key}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ flowControlKey: key, waitListSize: 0 });
+    expectOk(await regional("POST", `/v2/flowControl/${key}/pause`));
   });
 
   writesWithKey("resetRate, pause and resume of a key, resume of a queue: POST without a body, 200 \"OK\"; 404 unknown; 401 in another region", async () => {
