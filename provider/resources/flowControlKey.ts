@@ -19,6 +19,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MgmtClient } from "../api/client";
+import { NotFoundError } from "../api/errors";
 import { flowControlKey, type FlowControlInfo, type MessagingRegion, type PinQuery } from "../api/schemas";
 import { apiClient } from "../runtime";
 import { goneIfNotFound } from "./identity";
@@ -47,7 +48,7 @@ type Pin = z.output<typeof PinSpec>;
 const recordedPin = z.object({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() });
 
 /** The key as `check` found it before this stack acted (before.ts). */
-const KeyBefore = z.object({ waitListSize: z.number(), paused: z.boolean().optional(), pin: recordedPin.optional() });
+const KeyBefore = z.object({ waitListSize: z.number(), paused: z.boolean().optional(), pin: recordedPin.optional(), absent: z.literal(true).optional() });
 type KeyBefore = z.output<typeof KeyBefore>;
 
 const KeyInputs = z.object({
@@ -87,6 +88,23 @@ function readKey(client: MgmtClient, inputs: { key: string; region: MessagingReg
 }
 
 const beforeOf = (info: FlowControlInfo): KeyBefore => withoutUndefined({ waitListSize: info.waitListSize, paused: info.isPaused, pin: observedPin(info, undefined) });
+
+/**
+ * A key that never carried a message: the service creates it when it is pinned (contract "Flow
+ * control keys before their first message"), empty and running. Without a pin it cannot be
+ * created, and the 404 stands.
+ */
+const ABSENT: KeyBefore = { waitListSize: 0, paused: false, absent: true };
+
+/** How the key is before this stack acts: read, or absent when a declared pin will create it. */
+async function readBefore(client: MgmtClient, inputs: KeyInputs, read: () => Promise<FlowControlInfo>): Promise<KeyBefore> {
+  try {
+    return beforeOf(await read());
+  } catch (err) {
+    if (err instanceof NotFoundError && inputs.pin !== undefined) return ABSENT;
+    throw err;
+  }
+}
 
 /**
  * A key recovery imported: what the interrupted create changed, worked out from how `check` found
@@ -239,9 +257,9 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   async check(olds, news) {
     const result = checkWithSettings(KeyInputs, news, ["messaging", "regional"], news.token);
     return withBefore(result, olds, async () => {
-      const { key, token } = result.inputs;
-      if (isUnknown(key) || isUnknown(token)) return undefined;
-      return beforeOf(await apiClient().getFlowControl(key, token));
+      const { key, token, pin } = result.inputs;
+      if (isUnknown(key) || isUnknown(token) || isUnknown(pin)) return undefined;
+      return readBefore(apiClient(), result.inputs as KeyInputs, () => apiClient().getFlowControl(key, token));
     });
   },
 
@@ -264,10 +282,13 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   async create(news: KeyInputs) {
     const { before: checked, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
-    const before = checked ?? beforeOf(await readKey(client, inputs));
+    const before = checked ?? (await readBefore(client, inputs, () => readKey(client, inputs)));
     recordTakeover(keyRef(client, inputs));
+    // The pin creates a key that does not exist yet; its pause and rate reset need it to exist.
+    const created = before.absent ? await converge(client, { ...inputs, paused: undefined, resetRateTrigger: undefined }, {}, {}, rethrow) : {};
     // What is already in place is not sent again, and is not this stack's: only what it changes is.
-    const done = await converge(client, inputs, { paused: before.paused, pin: before.pin as Pin | undefined }, {}, rethrow);
+    const now = before.absent ? { paused: false, pin: inputs.pin } : { paused: before.paused, pin: before.pin as Pin | undefined };
+    const done = await converge(client, inputs, now, created, rethrow);
     return {
       id: keyId(inputs),
       outs: withoutUndefined({ ...inputs, waitListSize: before.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }),

@@ -110,6 +110,22 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
   expect(backendContains(s, [token])).toEqual([]);
 });
 
+test("a brand-new tenant's key that never carried a message: its pin creates it, then it is paused, in one up; no change after; destroy gives back what it set", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "acme", pin: { parallelism: 2, rate: 10 }, paused: true }] })) });
+  env.emu.resetLog();
+  const up = await s.stack.up();
+  expect(writeCalls()).toEqual(["POST /flowControl/acme/pin?parallelism=2&rate=10&period=1", "POST /flowControl/acme/pause"]);
+  expect(account.keys.acme).toMatchObject({ waitListSize: 0, paused: true, pinned: { parallelism: 2, rate: 10, period: 1 } });
+  expect(up.outputs.keyStates.value.acme).toMatchObject({ paused: true, waitListSize: 0, pin: { parallelism: 2, rate: 10, period: 1 } });
+  env.emu.resetLog();
+  expect((await s.stack.preview()).changeSummary).not.toHaveProperty("update");
+  expect(writeCalls()).toEqual([]);
+  await s.stack.destroy();
+  expect(account.keys.acme.paused).toBe(false);
+  expect(account.keys.acme.pinned ?? {}).toEqual({});
+});
+
 test("a service that reports only flowControlKey and waitListSize: pins still converge, refresh keeps the recorded state", async () => {
   const { token, account } = seeded();
   env.emu.emulator.controls.flowControlReport = "documented";
