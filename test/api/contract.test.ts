@@ -234,11 +234,14 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
       "/regional/eu-central-1/v2/flowControl/tenant%3A42/unpin",
       "/regional/eu-central-1/v2/flowControl/tenant%3A42/unpin",
     ]);
-    // Pin without any part, unpin without any part: 400 naming what to give; unknown key: 404.
+    // Pin without any part, unpin without any part: 400 naming what to give.
     const noPart = await failure(alice.pinFlowControl("eu-central-1", "tenant:42", {}, token));
     expect([noPart.status, noPart.serviceMessage]).toEqual([400, expect.stringMatching(/at least one of parallelism, rate, period/)]);
     expect((await failure(alice.unpinFlowControl("eu-central-1", "tenant:42", {}, token))).status).toBe(400);
-    expect((await failure(alice.pinFlowControl("eu-central-1", "unknown", { rate: 1 }, token))).status).toBe(404);
+    // A key that never carried a message: pinning creates it (contract); unpinning it first is a 404.
+    expect((await failure(alice.unpinFlowControl("eu-central-1", "unknown", { rate: true }, token))).status).toBe(404);
+    await alice.pinFlowControl("eu-central-1", "unknown", { rate: 1 }, token);
+    expect(await alice.getFlowControl("unknown", token)).toMatchObject({ flowControlKey: "unknown", waitListSize: 0, rateMax: 1, isPinnedRate: true });
 
     // The spec's two fields only, spelled `waitlistSize` by some answers: read the same way.
     expect(FlowControlInfo.parse({ flowControlKey: "k", waitlistSize: 4 })).toEqual({ flowControlKey: "k", waitListSize: 4 });
