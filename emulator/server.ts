@@ -16,8 +16,9 @@ import { accountHandlers } from "./routes/accounts";
 import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
 import { searchHandlers } from "./routes/search";
-import { installTestControls } from "./routes/testControls";
-import { newAccount, saveData, seedData, type Account, type Data, type User } from "./state";
+import { installTestControls, type TestControlsHost } from "./routes/testControls";
+import { newAccount, saveData, seedData, type Account, type Data, type SeedUser, type User } from "./state";
+export type { SeedUser } from "./state";
 
 export const API_PREFIX: Record<Api, string> = {
   management: "",
@@ -35,7 +36,7 @@ export interface EmulatorServerOptions {
   bodyLimit?: number;
 }
 
-export class Emulator {
+export class Emulator implements TestControlsHost {
   readonly app: FastifyInstance;
   readonly controls = new Controls();
   data: Data;
@@ -81,60 +82,62 @@ export class Emulator {
     });
     app.setNotFoundHandler((req, reply) => reply.status(404).send({ error: `no route for ${req.method} ${req.url.split("?")[0]}` }));
 
+    // Per-request state of the fault hooks: declared once, set per request (never a shared object).
+    app.decorateRequest("injected", null as unknown as Injected);
     app.addHook("onRequest", async (req, reply) => {
       if (isControl(req)) return;
-      (req as FaultedRequest).seq = this.controls.arrival();
+      req.injected = { seq: this.controls.arrival() };
       const path = req.url.split("?")[0];
       if (this.controls.latencyMs > 0) await sleep(this.controls.latencyMs);
       const fault = this.controls.takeFault(req.method, path);
       if (fault?.delayMs) {
-        (req as FaultedRequest).fault = `delay ${fault.delayMs} ms`;
+        req.injected.fault = `delay ${fault.delayMs} ms`;
         await sleep(fault.delayMs);
       }
       if (fault?.hold) {
-        (req as FaultedRequest).fault = "held at the gate";
+        req.injected.fault = "held at the gate";
         await this.controls.hold();
       }
       if (fault?.drop) {
-        this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path, route: routeOf(req), status: "dropped", fault: "drop" });
+        this.controls.record({ seq: req.injected.seq, method: req.method, path, route: routeOf(req), status: "dropped", fault: "drop" });
         drop(req, reply);
         return reply;
       }
-      if (fault?.commitThenDrop) (req as FaultedRequest).commitThenDrop = true;
+      if (fault?.commitThenDrop) req.injected.commitThenDrop = true;
       if (fault?.commitThenStatus) {
-        (req as FaultedRequest).fault = `commit then ${fault.commitThenStatus}`;
-        (req as FaultedRequest).commitThenStatus = fault.commitThenStatus;
+        req.injected.fault = `commit then ${fault.commitThenStatus}`;
+        req.injected.commitThenStatus = fault.commitThenStatus;
       }
       if (fault?.stallBodyMs) {
-        (req as FaultedRequest).fault = `body stalled ${fault.stallBodyMs} ms`;
-        (req as FaultedRequest).stallBodyMs = fault.stallBodyMs;
+        req.injected.fault = `body stalled ${fault.stallBodyMs} ms`;
+        req.injected.stallBodyMs = fault.stallBodyMs;
       }
       if (fault?.delayAfterMs) {
-        (req as FaultedRequest).fault = `answer delayed ${fault.delayAfterMs} ms`;
-        (req as FaultedRequest).delayAfterMs = fault.delayAfterMs;
+        req.injected.fault = `answer delayed ${fault.delayAfterMs} ms`;
+        req.injected.delayAfterMs = fault.delayAfterMs;
       }
       if (fault?.status) {
-        (req as FaultedRequest).fault = `status ${fault.status}`;
+        req.injected.fault = `status ${fault.status}`;
         if (fault.retryAfter !== undefined) reply.header("retry-after", String(fault.retryAfter));
         return reply.status(fault.status).send({ error: fault.echoAuthorization ? `injected fault; ${echoedAuthorization(req.headers.authorization)}` : "injected fault" });
       }
       if (this.controls.overRateLimit()) {
-        (req as FaultedRequest).fault = "rate limit";
+        req.injected.fault = "rate limit";
         return reply.status(429).header("retry-after", "1").send({ error: "rate limit exceeded, retry later" });
       }
     });
 
     // A client that gives up (its timeout) before the answer: fastify sends no response event.
     app.addHook("onRequestAbort", async (req) => {
-      if (isControl(req) || (req as FaultedRequest).dropped) return;
-      (req as FaultedRequest).dropped = true;
-      this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: (req as FaultedRequest).fault });
+      if (isControl(req) || req.injected.dropped) return;
+      req.injected.dropped = true;
+      this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: req.injected.fault });
     });
 
     app.addHook("onResponse", async (req, reply) => {
       if (isControl(req)) return;
       const [path, query] = req.url.split("?");
-      this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path, query, route: routeOf(req), status: reply.statusCode, fault: (req as FaultedRequest).fault });
+      this.controls.record({ seq: req.injected.seq, method: req.method, path, query, route: routeOf(req), status: reply.statusCode, fault: req.injected.fault });
     });
   }
 
@@ -156,34 +159,34 @@ export class Emulator {
           };
           const result = handlers[name](ctx);
           if (result.mutates) this.persist();
-          const delayAfter = (req as FaultedRequest).delayAfterMs;
+          const delayAfter = req.injected.delayAfterMs;
           if (delayAfter) {
             await sleep(delayAfter);
             // The client gave up meanwhile (its timeout): fastify logs nothing for it, we do.
             if (req.raw.socket.destroyed) {
-              if ((req as FaultedRequest).dropped) return reply.hijack();
-              (req as FaultedRequest).dropped = true;
-              this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: (req as FaultedRequest).fault });
+              if (req.injected.dropped) return reply.hijack();
+              req.injected.dropped = true;
+              this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: req.injected.fault });
               return reply.hijack();
             }
           }
-          if ((req as FaultedRequest).commitThenDrop) {
-            this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
+          if (req.injected.commitThenDrop) {
+            this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
             drop(req, reply);
             return reply;
           }
-          const stall = (req as FaultedRequest).stallBodyMs;
+          const stall = req.injected.stallBodyMs;
           if (stall) {
             const text = JSON.stringify(result.body);
-            (req as FaultedRequest).dropped = true;
+            req.injected.dropped = true;
             reply.hijack();
             reply.raw.writeHead(result.status ?? 200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
             reply.raw.write(text.slice(0, 1));
-            this.controls.record({ seq: (req as FaultedRequest).seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "stalled", fault: `body stalled ${stall} ms` });
+            this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "stalled", fault: `body stalled ${stall} ms` });
             setTimeout(() => reply.raw.destroy(), stall);
             return reply;
           }
-          const failAfterCommit = (req as FaultedRequest).commitThenStatus;
+          const failAfterCommit = req.injected.commitThenStatus;
           if (failAfterCommit) return reply.status(failAfterCommit).send({ error: "injected fault after commit" });
           reply.status(result.status ?? 200);
           // Success bodies are JSON, including the bare string "OK" (contract).
@@ -260,20 +263,25 @@ export class Emulator {
   }
 }
 
-export interface SeedUser {
-  username: string;
-  password: string;
-  accounts: { id: string; region: string; type: string; token: string }[];
-}
-
-interface FaultedRequest extends FastifyRequest {
-  seq?: number;
+/** What the fault hooks decided for one API request, for its handler and the request log. */
+interface Injected {
+  /** Arrival order. */
+  seq: number;
   commitThenDrop?: boolean;
   commitThenStatus?: number;
   stallBodyMs?: number;
   delayAfterMs?: number;
+  /** We closed the connection (or the client did): nothing more is logged or sent. */
   dropped?: boolean;
+  /** The fault as the request log names it. */
   fault?: string;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the onRequest hook for every API request (not for the test controls). */
+    injected: Injected;
+  }
 }
 
 function isControl(req: FastifyRequest): boolean {
@@ -285,7 +293,7 @@ function routeOf(req: FastifyRequest): string {
 }
 
 function drop(req: FastifyRequest, reply: FastifyReply): void {
-  (req as FaultedRequest).dropped = true;
+  req.injected.dropped = true;
   reply.hijack();
   req.raw.socket.destroy();
 }

@@ -8,6 +8,13 @@ import { dirname } from "node:path";
 import type { MessagingAccountRecord, MessagingRegion, SearchIndexRecord, SearchRegion, SearchType } from "../provider/api/schemas";
 import { MESSAGING_REGIONS } from "../provider/api/schemas";
 
+/** A seeded user as tests and `mgmt-emulator` print it: credentials and accounts with tokens. */
+export interface SeedUser {
+  username: string;
+  password: string;
+  accounts: { id: string; region: string; type: string; token: string }[];
+}
+
 export interface User {
   username: string;
   password: string;

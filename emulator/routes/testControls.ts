@@ -7,12 +7,23 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { MESSAGING_REGIONS, SEARCH_REGIONS } from "../../provider/api/schemas";
 import { FaultRule } from "../controls";
-import { HttpError, parseOr400, type Params } from "../http";
-import type { Emulator } from "../server";
+import { HttpError, parseOr400, type EmulatorState, type Params } from "../http";
+import type { Account, SeedUser } from "../state";
 
 const limits = z.object({ parallelism: z.number().int().min(1).optional(), rate: z.number().int().min(1).optional(), period: z.number().int().min(1).optional() });
 
-export async function installTestControls(r: FastifyInstance, emu: Emulator): Promise<void> {
+/**
+ * What the test controls drive. The Emulator implements it; declared here so that these routes
+ * do not import the server that installs them.
+ */
+export interface TestControlsHost extends EmulatorState {
+  persist(): void;
+  reset(): void;
+  addAccount(username: string, region: (typeof MESSAGING_REGIONS)[number], paid?: boolean): Account;
+  users(): SeedUser[];
+}
+
+export async function installTestControls(r: FastifyInstance, emu: TestControlsHost): Promise<void> {
   const c = emu.controls;
   r.addHook("onRequest", async (req, reply) => {
     if (!isLoopback(req.socket.remoteAddress)) return reply.status(403).send({ error: "test controls answer loopback clients only" });
