@@ -175,11 +175,14 @@ test("a tenant whose run fails for a transient reason is retried; one that fails
   expect(retried.out).toMatch(/^r1\s+created \(2 attempts\)\s+r1-search/m);
   expect(account.keys["key-r1"].pinned).toEqual({ parallelism: 2, rate: 10, period: 60 });
 
-  // A key that does not exist (404) is not transient: one attempt, a clear reason, exit code 1.
-  const failed = await finished(driver(["--tenants", tenantsFile("missing", [{ id: "r2" }]), "--work-dir", path.join(work, "missing")]));
+  // A definite refusal (400) is not transient: one attempt, a clear reason, exit code 1. (A key
+  // that never carried a message is no failure: its pin creates it.)
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-r2/pin$", status: 400, times: 5 });
+  const failed = await finished(driver(["--tenants", tenantsFile("refused", [{ id: "r2" }]), "--work-dir", path.join(work, "refused")]));
   expect(failed.code).toBe(1);
   expect(failed.out).toMatch(/^r2\s+failed\s/m);
-  expect(failed.out).toMatch(/r2: could not read the wait list of flow control key "key-r2" in eu-central-1: the service answered 404/);
+  expect(failed.out).toMatch(/r2: could not pin flow control key "key-r2" in eu-central-1: the service answered 400: injected fault/);
+  expect(env.emu.requests({ route: "POST /regional/:region/v2/flowControl/:key/pin" }).filter((r) => r.path.includes("key-r2"))).toHaveLength(1);
   await finished(driver(["--tenants", tenantsFile("retry", [{ id: "r1" }]), "--work-dir", path.join(work, "retry"), "--destroy"]));
 });
 
