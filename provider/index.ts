@@ -1,11 +1,11 @@
 /**
  * pulumi-mgmt: search indexes, messaging budgets, flow control keys and queues as code.
  */
-export { SearchIndex, type SearchIndexArgs, type SearchIndexTokens } from "./resources/searchIndex";
-export { MessagingBudget, type MessagingBudgetArgs } from "./resources/messagingBudget";
+export { SearchIndex, type SearchIndexArgs, type SearchIndexTokens } from "./resources/searchIndex/searchIndex";
+export { MessagingBudget, type MessagingBudgetArgs } from "./resources/messagingBudget/messagingBudget";
 export { MessagingControls, type MessagingControlsArgs, type KeyState, type QueueState } from "./resources/messagingControls";
-export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey";
-export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue";
+export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey/flowControlKey";
+export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue/messagingQueue";
 export * from "./functions";
 /** The record of one index, as getSearchIndex returns it. */
 export type { GetSearchIndexResult as SearchIndexInfo } from "./functions/getSearchIndex";

@@ -6,8 +6,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { MgmtClient } from "../api/client";
 import type { SearchIndexRecord } from "../api/schemas";
 import { resolveSettings } from "../config";
-import { keyId } from "../resources/flowControlKey";
-import { queueId } from "../resources/messagingQueue";
+import { keyId } from "../resources/flowControlKey/schema";
+import { queueId } from "../resources/messagingQueue/schema";
 
 const OUR_TYPES = "pulumi-nodejs:dynamic/mgmt:";
 const SEARCH_INDEX_TYPE = `${OUR_TYPES}SearchIndex`;
@@ -83,7 +83,7 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
 
   const config = await stack.getAllConfig();
   const client = new MgmtClient(resolveSettings((key) => config[key]?.value, { ...process.env, ...stack.workspace.envVars }));
-  const existing = pending.some((op) => op.resource.type === SEARCH_INDEX_TYPE) ? await client.listSearchIndexes() : [];
+  const existing = pending.some((op) => op.resource.type === SEARCH_INDEX_TYPE) ? await client.searchIndexes.list() : [];
 
   const keep: PendingOperation[] = [];
   const resources = exported.deployment.resources as PendingOperation["resource"][];

@@ -13,7 +13,7 @@ export interface GetGlobalParallelismOutputArgs {
 export type GetGlobalParallelismResult = GlobalParallelism;
 
 export async function getGlobalParallelism(args: GetGlobalParallelismArgs = {}): Promise<GetGlobalParallelismResult> {
-  return programClient().getGlobalParallelism(args.token);
+  return programClient().flowControl(args).globalParallelism();
 }
 
 /** A secret token keeps the result secret. */

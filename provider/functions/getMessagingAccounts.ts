@@ -8,7 +8,7 @@ export type GetMessagingAccountsResult = MessagingAccount[];
 
 /** The user's messaging accounts. Use the Output form to keep tokens secret. */
 export async function getMessagingAccounts(): Promise<GetMessagingAccountsResult> {
-  return (await programClient().listMessagingAccounts()).map((a) => camelize(a));
+  return (await programClient().messagingAccounts.list()).map((a) => camelize(a));
 }
 
 export function getMessagingAccountsOutput(): pulumi.Output<GetMessagingAccountsResult> {

@@ -19,7 +19,7 @@ export type GetQueueResult = QueueRecord;
 /** One queue; fails naming the queue when it does not exist. */
 export async function getQueue(args: GetQueueArgs): Promise<GetQueueResult> {
   const name = validArg("getQueue", "name", queueName, args.name);
-  return programClient().getQueue(validArg("getQueue", "region", messagingRegion, args.region), name, args.token);
+  return programClient().queues({ region: validArg("getQueue", "region", messagingRegion, args.region), token: args.token }).get(name);
 }
 
 /** A secret token keeps the result secret. */

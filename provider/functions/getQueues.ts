@@ -16,7 +16,7 @@ export type GetQueuesResult = QueueRecord[];
 
 /** Every queue of the account in `region`, with its lag. */
 export async function getQueues(args: GetQueuesArgs): Promise<GetQueuesResult> {
-  return programClient().listQueues(validArg("getQueues", "region", messagingRegion, args.region), args.token);
+  return programClient().queues({ region: validArg("getQueues", "region", messagingRegion, args.region), token: args.token }).list();
 }
 
 /** A secret token keeps the result secret. */

@@ -14,7 +14,7 @@ export type GetSearchIndexResult = Camelized<SearchIndexRecord>;
 
 /** One index by id. Use the Output form to keep its tokens secret. */
 export async function getSearchIndex(args: GetSearchIndexArgs): Promise<GetSearchIndexResult> {
-  return camelize(await programClient().getSearchIndex(args.id));
+  return camelize(await programClient().searchIndexes.get(args.id));
 }
 
 /** One index by id, as a secret Output (the record carries tokens). */

@@ -7,7 +7,7 @@ import type { GetSearchIndexResult } from "./getSearchIndex";
 export type GetSearchIndexesResult = GetSearchIndexResult[];
 
 export async function getSearchIndexes(): Promise<GetSearchIndexesResult> {
-  return (await programClient().listSearchIndexes()).map((r) => camelize(r));
+  return (await programClient().searchIndexes.list()).map((r) => camelize(r));
 }
 
 /** Every index, as a secret Output (the records carry tokens). */

@@ -1,16 +1,18 @@
 /**
  * MessagingControls: a messaging account's flow control keys and queues, declared in a stack.
  *
- * A thin composition: one child resource per key (`FlowControlKey`, flowControlKey.ts) and per
- * queue (`MessagingQueue`, messagingQueue.ts), so a preview lists exactly what will change.
+ * A thin composition: one child resource per key (`FlowControlKey`, flowControlKey/) and per
+ * queue (`MessagingQueue`, messagingQueue/), so a preview lists exactly what will change.
  * Plain values are checked here before anything is registered; values only known later by each
  * child's `check`. The token defaults to `mgmt:messagingToken` and is always kept secret.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { FlowControlKey, flowControlKeyFields, type FlowControlKeySpec } from "./flowControlKey";
+import { FlowControlKey, type FlowControlKeySpec } from "./flowControlKey/flowControlKey";
+import { flowControlKeyFields } from "./flowControlKey/schema";
 import { region, token, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
-import { MessagingQueue, queueFields, type QueueSpec } from "./messagingQueue";
+import { MessagingQueue, type QueueSpec } from "./messagingQueue/messagingQueue";
+import { queueFields } from "./messagingQueue/schema";
 import { checkProgramSettings } from "./providerRef";
 import { UserError } from "../userError";
 

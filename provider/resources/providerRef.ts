@@ -22,7 +22,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { programSettings } from "./programClient";
-import { configure } from "../runtime";
 import { thinProvider } from "./thinProvider";
 
 /** The providers, by the name of their module under `internal/providers/` (permanent: see above). */
@@ -84,20 +83,4 @@ function installedManifest(dir: string): string | undefined {
     if (existsSync(manifest)) return manifest;
     if (path.dirname(d) === d) return undefined;
   }
-}
-
-/**
- * The exports of a providers/<name> module: the implementation's methods plus `configure`, as
- * plain properties, so that the module's exports object is itself the provider.
- */
-export function providerModule(impl: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvider {
-  return {
-    configure,
-    check: impl.check,
-    diff: impl.diff,
-    create: impl.create,
-    read: impl.read,
-    update: impl.update,
-    delete: impl.delete,
-  };
 }

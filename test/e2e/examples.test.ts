@@ -40,33 +40,33 @@ async function logged<T extends { stdout: string; stderr: string }>(p: Promise<T
 
 test("search-index: creates, adopts, renames in place, destroys what it created and releases what it adopted", async () => {
   env.emu.emulator.reset();
-  const legacy = await env.client.createSearchIndex({ name: "legacy-catalog", region: "eu-west-1", type: "free" });
+  const legacy = await env.client.searchIndexes.create({ name: "legacy-catalog", region: "eu-west-1", type: "free" });
   const s = await example("search-index", { adoptIndex: "legacy-catalog" });
   const up = await logged(s.stack.up());
   expect(up.outputs.legacyId.value).toBe(legacy.id);
   expect(up.outputs.indexCount.value).toBe(3);
   expect(up.outputs.productsToken.secret).toBe(true);
-  indexTokens.push(...(await env.client.listSearchIndexes()).flatMap((i) => [i.token, i.read_only_token!]));
-  expect((await env.client.listSearchIndexes()).map((i) => i.name).sort()).toEqual(["legacy-catalog", expect.stringMatching(/^logs-[0-9a-f]{8}$/), "products"]);
+  indexTokens.push(...(await env.client.searchIndexes.list()).flatMap((i) => [i.token, i.read_only_token!]));
+  expect((await env.client.searchIndexes.list()).map((i) => i.name).sort()).toEqual(["legacy-catalog", expect.stringMatching(/^logs-[0-9a-f]{8}$/), "products"]);
   expect((await logged(s.stack.preview())).changeSummary).toEqual({ same: 4 });
 
-  const productsId = (await env.client.listSearchIndexes()).find((i) => i.name === "products")!.id;
+  const productsId = (await env.client.searchIndexes.list()).find((i) => i.name === "products")!.id;
   await s.stack.setConfig("productsName", { value: "products-v2" });
   expect((await logged(s.stack.up())).summary.resourceChanges).toEqual({ same: 3, update: 1 });
-  expect((await env.client.getSearchIndex(productsId)).name).toBe("products-v2");
+  expect((await env.client.searchIndexes.get(productsId)).name).toBe("products-v2");
 
   await logged(s.stack.destroy());
-  expect((await env.client.listSearchIndexes()).map((i) => [i.id, i.name])).toEqual([[legacy.id, "legacy-catalog"]]);
+  expect((await env.client.searchIndexes.list()).map((i) => [i.id, i.name])).toEqual([[legacy.id, "legacy-catalog"]]);
 });
 
 test("messaging-budget: one budget per paid account; destroy restores the earlier budgets", async () => {
   env.emu.emulator.reset();
-  const paid = (await env.client.listMessagingAccounts()).filter((a) => a.type === "paid");
-  await env.client.updateBudget(paid[0].id, 40);
+  const paid = (await env.client.messagingAccounts.list()).filter((a) => a.type === "paid");
+  await env.client.messagingAccounts.setBudget(paid[0].id, 40);
   const s = await example("messaging-budget", { budget: "300" });
   const up = await logged(s.stack.up());
   expect(up.outputs.budgets.value.map((b: { budget: number }) => b.budget)).toEqual([300, 300]);
-  const budgets = async () => (await env.client.listMessagingAccounts()).filter((a) => a.type === "paid").map((a) => a.budget);
+  const budgets = async () => (await env.client.messagingAccounts.list()).filter((a) => a.type === "paid").map((a) => a.budget);
   expect(await budgets()).toEqual([300, 300]);
   await logged(s.stack.destroy());
   expect(await budgets()).toEqual([40, 0]);

@@ -69,9 +69,9 @@ test("with MGMT_BASE_URL and credentials, the same command runs against that ser
     expect(out.stdout).toContain(`using the service at ${service.baseUrl} (from MGMT_* variables)`);
     expect(out.stdout).toMatch(/^tenant-demo\s+false\s+7$/m);
     const client = clientFor({ baseUrl: service.baseUrl, username: alice.username, password: alice.password });
-    expect((await client.listSearchIndexes()).map((i) => i.name).sort()).toEqual(["catalog", expect.stringMatching(/^scratch-/), "support-articles"]);
+    expect((await client.searchIndexes.list()).map((i) => i.name).sort()).toEqual(["catalog", expect.stringMatching(/^scratch-/), "support-articles"]);
     await npmStart(["--destroy"], serviceEnv);
-    expect(await client.listSearchIndexes()).toEqual([]);
+    expect(await client.searchIndexes.list()).toEqual([]);
     await expect(npmStart([], { ...serviceEnv, MGMT_PASSWORD: "" })).rejects.toMatchObject({ stderr: expect.stringMatching(/MGMT_BASE_URL is set, so MGMT_PASSWORD must be set too/) });
   } finally {
     rmSync(path.join(PACKAGE_ROOT, `Pulumi.${stack}real.yaml`), { force: true });

@@ -25,12 +25,12 @@ beforeAll(async () => {
 afterAll(() => env.cleanup());
 beforeEach(() => env.emu.emulator.reset());
 
-const budgetOf = async (id: string) => (await env.client.listMessagingAccounts()).find((a) => a.id === id)!.budget;
+const budgetOf = async (id: string) => (await env.client.messagingAccounts.list()).find((a) => a.id === id)!.budget;
 const account = (region = "eu-central-1") => env.emu.users[0].accounts.find((a) => a.region === region)!;
 
 test("up sets the budget; no-op runs make zero calls; a change is one PATCH; refresh reports drift; destroy restores", async () => {
   const id = account().id;
-  await env.client.updateBudget(id, 300); // what the account had before Pulumi
+  await env.client.messagingAccounts.setBudget(id, 300); // what the account had before Pulumi
   let budget = 500;
   const s = await env.stack({ program: programOf(() => ({ main: { accountId: id, budget } })) });
   env.emu.resetLog();
@@ -51,7 +51,7 @@ test("up sets the budget; no-op runs make zero calls; a change is one PATCH; ref
   expect(apiCalls(env.emu)).toEqual({ "PATCH /v2/messaging/update-budget/:id": 1 });
   expect(await budgetOf(id)).toBe(800);
 
-  await env.client.updateBudget(id, 1200); // out of band
+  await env.client.messagingAccounts.setBudget(id, 1200); // out of band
   const refresh = await s.stack.refresh();
   expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
   expect((await exported(s, TYPE))[0].outputs).toMatchObject({ budget: 1200, previousBudget: 300 });

@@ -62,10 +62,10 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
   expect(env.emu.requests()).toEqual([]);
 
   // Someone changes things outside Pulumi: unpins the rate, pauses the key, shrinks the queue, resumes the other.
-  await env.client.unpinFlowControl("eu-central-1", "tenant-a", { rate: true }, token);
-  await env.client.pauseFlowControl("eu-central-1", "tenant-a", token);
-  await env.client.upsertQueue("eu-central-1", { queueName: "orders", parallelism: 1, paused: false }, token);
-  await env.client.resumeQueue("eu-central-1", "emails", token);
+  await env.client.flowControl({ region: "eu-central-1", token }).unpin("tenant-a", { rate: true });
+  await env.client.flowControl({ region: "eu-central-1", token }).pause("tenant-a");
+  await env.client.queues({ region: "eu-central-1", token }).upsert({ queueName: "orders", parallelism: 1, paused: false });
+  await env.client.queues({ region: "eu-central-1", token }).resume("emails");
 
   // Refresh records what the service reports; the next preview shows three resources to change back.
   await s.stack.refresh();

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => env.cleanup());
 beforeEach(() => env.emu.emulator.reset());
 
-const indexes = () => env.client.listSearchIndexes();
+const indexes = () => env.client.searchIndexes.list();
 const alice = () => env.emu.users[0];
 const bob = () => env.emu.users[1];
 const aliceIdentity = () => `alice@${env.emu.baseUrl}`;
@@ -53,9 +53,9 @@ describe("1. a plan change is an in-place update", () => {
   });
 
   test("the service refuses set-plan to fixed, as on create", async () => {
-    const created = await env.client.createSearchIndex({ name: "p", region: "eu-west-1", type: "free" });
-    await expect(env.client.setSearchIndexPlan(created.id, "fixed")).rejects.toThrow(/400: fixed plan is not available/);
-    await env.client.setSearchIndexPlan(created.id, "free"); // the current plan again: 200, nothing changes
+    const created = await env.client.searchIndexes.create({ name: "p", region: "eu-west-1", type: "free" });
+    await expect(env.client.searchIndexes.setPlan(created.id, "fixed")).rejects.toThrow(/400: fixed plan is not available/);
+    await env.client.searchIndexes.setPlan(created.id, "free"); // the current plan again: 200, nothing changes
     expect((await indexes())[0].type).toBe("free");
   });
 });
@@ -98,7 +98,7 @@ describe("2. identity guard", () => {
   test("a 404 under the same identity still drops the object, as deleted outside Pulumi", async () => {
     const s = await env.stack({ program: async () => void new SearchIndex("idx", { name: "gone", region: "eu-west-1", type: "free" }) });
     await s.stack.up();
-    await env.client.deleteSearchIndex((await indexes())[0].id);
+    await env.client.searchIndexes.delete((await indexes())[0].id);
     await s.stack.refresh();
     expect(await exported(s, INDEX)).toEqual([]);
   });

@@ -63,8 +63,8 @@ test("a pin set over an operator's goes back to the operator's value on destroy,
   expect(account.keys["tenant-c"]).toMatchObject({ paused: true, pinned: { rate: 3, period: 1 } });
 
   // An operator takes tenant-c's rate and lifts its pause after the up: those are theirs now.
-  await env.client.pinFlowControl("eu-central-1", "tenant-c", { rate: 9, period: 1 }, token);
-  await env.client.resumeFlowControl("eu-central-1", "tenant-c", token);
+  await env.client.flowControl({ region: "eu-central-1", token }).pin("tenant-c", { rate: 9, period: 1 });
+  await env.client.flowControl({ region: "eu-central-1", token }).resume("tenant-c");
 
   env.emu.resetLog();
   await s.stack.destroy();
@@ -82,7 +82,7 @@ test("a budget raised by someone else after the up is theirs: destroy leaves it,
     const s = await env.stack({ program: async () => void declaring(() => new MessagingBudget("budget", { accountId: account.record.id, budget: 100 })) });
     await s.stack.up();
     expect(account.record.budget).toBe(100);
-    await env.client.updateBudget(account.record.id, 5000); // finance raises it
+    await env.client.messagingAccounts.setBudget(account.record.id, 5000); // finance raises it
     if (refreshFirst) await s.stack.refresh();
     env.emu.resetLog();
     await s.stack.destroy();
@@ -134,7 +134,7 @@ test("a taken-over declared queue gets the settings it was found with back on de
   const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues: [{ name: "emails", parallelism: 4 }, { name: "sms", parallelism: 4 }] })) });
   await s.stack.up();
   expect(account.queues.emails).toMatchObject({ parallelism: 4, paused: false });
-  await env.client.upsertQueue("eu-central-1", { queueName: "sms", parallelism: 7, paused: false }, token); // someone's later change
+  await env.client.queues({ region: "eu-central-1", token }).upsert({ queueName: "sms", parallelism: 7, paused: false }); // someone's later change
   env.emu.resetLog();
   await s.stack.destroy();
   expect(writeCalls()).toEqual(["POST /queues"]);
@@ -145,7 +145,7 @@ test("a taken-over declared queue gets the settings it was found with back on de
 test("renaming a component, a budget and an adopted index in code (no aliases) moves them with no write: nothing is unpaused, unpinned, restored or deleted", async () => {
   const { token, account } = freshMessagingAccount(env);
   account.keys["k"] = { waitListSize: 0, paused: false, rateResets: 0 };
-  const legacy = await env.client.createSearchIndex({ name: "legacy", region: "eu-west-1", type: "free" });
+  const legacy = await env.client.searchIndexes.create({ name: "legacy", region: "eu-west-1", type: "free" });
   let suffix = "";
   const s = await env.stack({
     program: async () =>
@@ -176,7 +176,7 @@ test("renaming a component, a budget and an adopted index in code (no aliases) m
 
 test("adopt without a name keeps the index's name; a region change fails at preview; destroy releases the index with the name and plan it had", async () => {
   env.emu.emulator.reset();
-  const legacy = await env.client.createSearchIndex({ name: "legacy", region: "eu-west-1", type: "free" });
+  const legacy = await env.client.searchIndexes.create({ name: "legacy", region: "eu-west-1", type: "free" });
   let args: SearchIndexArgs = { adopt: legacy.id, region: "eu-west-1", type: "free" };
   const s = await env.stack({ program: async () => void declaring(() => new SearchIndex("search", args)) });
   env.emu.resetLog();
@@ -186,19 +186,19 @@ test("adopt without a name keeps the index's name; a region change fails at prev
 
   args = { ...args, name: "catalog", type: "payg" };
   await s.stack.up();
-  expect(await env.client.getSearchIndex(legacy.id)).toMatchObject({ name: "catalog", type: "payg" });
+  expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "catalog", type: "payg" });
 
   args = { ...args, region: "us-central1" };
   await expect(s.stack.preview()).rejects.toThrow(/search index "catalog" \(.+\) was adopted in region "eu-west-1": an index cannot move, and an adopted index is never deleted/);
   args = { ...args, region: "eu-west-1" };
 
   await s.stack.destroy();
-  expect(await env.client.getSearchIndex(legacy.id)).toMatchObject({ name: "legacy", type: "free" });
+  expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "legacy", type: "free" });
 });
 
 test("a create of a name someone else's index has, answered 503, claims nothing: it fails before sending, naming adopt", async () => {
   env.emu.emulator.reset();
-  const theirs = await env.client.createSearchIndex({ name: "orders", region: "eu-west-1", type: "free" });
+  const theirs = await env.client.searchIndexes.create({ name: "orders", region: "eu-west-1", type: "free" });
   env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503, times: 5 });
   const s = await env.stack({ program: async () => void declaring(() => new SearchIndex("orders", { name: "orders", region: "eu-west-1", type: "free" })) });
   env.emu.resetLog();
@@ -206,5 +206,5 @@ test("a create of a name someone else's index has, answered 503, claims nothing:
   expect(env.emu.requests({ route: "POST /v2/search" })).toEqual([]);
   expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
   await s.stack.destroy();
-  expect((await env.client.listSearchIndexes()).map((i) => i.id)).toEqual([theirs.id]);
+  expect((await env.client.searchIndexes.list()).map((i) => i.id)).toEqual([theirs.id]);
 });

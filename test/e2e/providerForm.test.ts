@@ -36,7 +36,7 @@ test("each resource's provider is a require() of the installed package: at most 
   const resources = (await s.stack.exportStack()).deployment.resources as { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
   const ours = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/mgmt:"));
   expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual(["FlowControlKey", "MessagingBudget", "MessagingQueue", "SearchIndex", "SearchIndex", "SearchIndex"]);
-  const secrets = [env.mgmt.password as string, account.token, ...(await env.client.listSearchIndexes()).map((i) => i.token)];
+  const secrets = [env.mgmt.password as string, account.token, ...(await env.client.searchIndexes.list()).map((i) => i.token)];
   const machinePaths = [ROOT, os.homedir(), os.tmpdir(), process.cwd()];
   for (const r of ours) {
     const name = r.type.split(":").pop()!;
@@ -81,19 +81,19 @@ test("a stack whose state holds the closure form refreshes, updates and destroys
     expect((await exported(s, INDEX))[0].outputs!.__provider).toBe(closure);
   };
   await useClosure();
-  const [index] = await env.client.listSearchIndexes();
-  await env.client.renameSearchIndex(index.id, "renamed-elsewhere");
+  const [index] = await env.client.searchIndexes.list();
+  await env.client.searchIndexes.rename(index.id, "renamed-elsewhere");
   await s.stack.refresh();
   expect((await exported(s, INDEX))[0].outputs!.name).toBe("renamed-elsewhere");
 
   await useClosure();
   name = "closure-updated";
   await s.stack.up();
-  expect((await env.client.listSearchIndexes()).map((i) => [i.id, i.name])).toEqual([[index.id, "closure-updated"]]);
+  expect((await env.client.searchIndexes.list()).map((i) => [i.id, i.name])).toEqual([[index.id, "closure-updated"]]);
 
   await useClosure();
   await s.stack.destroy();
-  expect(await env.client.listSearchIndexes()).toEqual([]);
+  expect(await env.client.searchIndexes.list()).toEqual([]);
 });
 
 describe("the fallback to the closure form where the serializer would not write a require()", () => {

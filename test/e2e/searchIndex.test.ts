@@ -32,7 +32,7 @@ beforeEach(() => {
   env.emu.emulator.reset();
 });
 
-const indexes = () => env.client.listSearchIndexes();
+const indexes = () => env.client.searchIndexes.list();
 
 test("up creates with the right outputs, tokens secret everywhere, and a no-op preview and up make zero API calls", async () => {
   const s = await env.stack({ program: programOf(() => ({ a: { name: "orders", region: "eu-west-1", type: "free" }, b: { region: "us-central1", type: "payg" } })) });
@@ -94,7 +94,7 @@ test("plan limits and the other details are read when a program uses them, one G
   for (const field of ["maxVectorCount", "maxDailyQueries", "customerId", "creationTime", "inputEnrichmentEnabled"]) expect(res.outputs).not.toHaveProperty(field);
 
   // An index deleted out of band, not yet refreshed: the details read as absent, the preview runs.
-  await env.client.deleteSearchIndex(live.id);
+  await env.client.searchIndexes.delete(live.id);
   env.emu.resetLog();
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toEqual({ same: 2 });
@@ -145,8 +145,8 @@ test("refresh drops an index deleted out of band, reports an out-of-band rename,
   const live = await indexes();
   const gone = live.find((i) => i.name === "gone")!;
   const keep = live.find((i) => i.name === "keep")!;
-  await env.client.deleteSearchIndex(gone.id);
-  await env.client.renameSearchIndex(keep.id, "renamed-elsewhere");
+  await env.client.searchIndexes.delete(gone.id);
+  await env.client.searchIndexes.rename(keep.id, "renamed-elsewhere");
 
   env.emu.resetLog();
   const refresh = await s.stack.refresh();
@@ -180,8 +180,8 @@ test("a list with a region no client knows yet and 'paid' for payg still refresh
 });
 
 test("adopt takes over an existing index by id or by name, and fails clearly for a missing one", async () => {
-  const byId = await env.client.createSearchIndex({ name: "legacy-one", region: "eu-west-1", type: "free" });
-  await env.client.createSearchIndex({ name: "legacy-two", region: "us-central1", type: "payg" });
+  const byId = await env.client.searchIndexes.create({ name: "legacy-one", region: "eu-west-1", type: "free" });
+  await env.client.searchIndexes.create({ name: "legacy-two", region: "us-central1", type: "payg" });
   let spec: Record<string, SearchIndexArgs> = {
     one: { name: "legacy-one", region: "eu-west-1", type: "free", adopt: byId.id },
     two: { name: "legacy-two", region: "us-central1", type: "payg", adopt: "legacy-two" },
@@ -202,7 +202,7 @@ test("adopt takes over an existing index by id or by name, and fails clearly for
 });
 
 test("a taken explicit name is a clear error that points to adopt", async () => {
-  await env.client.createSearchIndex({ name: "someone-elses", region: "eu-west-1", type: "free" });
+  await env.client.searchIndexes.create({ name: "someone-elses", region: "eu-west-1", type: "free" });
   const t = await env.stack({ stackName: "taken", program: programOf(() => ({ mine: { name: "someone-elses", region: "eu-west-1", type: "free" } })) });
   await expect(t.stack.up()).rejects.toThrow(/a search index named "someone-elses" already exists and this stack did not create it: set adopt: "someone-elses" to manage it, or choose another name/);
   expect(await indexes()).toHaveLength(1);
@@ -212,14 +212,14 @@ test("destroy deletes every index", async () => {
   const s = await env.stack({ program: programOf(() => ({ a: { region: "eu-west-1", type: "free" }, b: { region: "eu-west-1", type: "payg" }, c: { region: "us-central1", type: "free" } })) });
   await s.stack.up();
   expect(await indexes()).toHaveLength(3);
-  await env.client.deleteSearchIndex((await indexes())[0].id); // already gone counts as deleted
+  await env.client.searchIndexes.delete((await indexes())[0].id); // already gone counts as deleted
   await s.stack.destroy();
   expect(await exported(s, TYPE)).toEqual([]);
   expect(await indexes()).toEqual([]);
 });
 
 test("getSearchIndex and getSearchIndexes read through the program's config; their results are secret", async () => {
-  const existing = await env.client.createSearchIndex({ name: "read-me", region: "us-central1", type: "payg" });
+  const existing = await env.client.searchIndexes.create({ name: "read-me", region: "us-central1", type: "payg" });
   const s = await env.stack({
     program: async () => {
       const one = getSearchIndexOutput({ id: existing.id });

@@ -131,7 +131,7 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   };
 
   await run("create", () => s.stack.up());
-  let live = await env.client.listSearchIndexes();
+  let live = await env.client.searchIndexes.list();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix", "free"]]);
   expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
   expect(account.record.budget).toBe(30);
@@ -143,7 +143,7 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
 
   v = { name: "matrix-renamed", type: "payg", budget: 60, paused: false, trigger: "two", pin: { parallelism: 3 }, parallelism: 4, queuePaused: true };
   await run("update", () => s.stack.up());
-  live = await env.client.listSearchIndexes();
+  live = await env.client.searchIndexes.list();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix-renamed", "payg"]]);
   expect((await exported(s, INDEX))[0].outputs).toMatchObject({ name: "matrix-renamed", type: "payg" });
   expect(account.record.budget).toBe(60);
@@ -157,7 +157,7 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
 
   await run("destroy", () => s.stack.destroy());
-  expect(await env.client.listSearchIndexes()).toEqual([]);
+  expect(await env.client.searchIndexes.list()).toEqual([]);
   expect(account.record.budget).toBe(0);
   expect(await exported(s, INDEX)).toEqual([]);
   expect(account.keys.k.pinned).toBeUndefined();

@@ -63,7 +63,7 @@ function killOwnChild(pattern: RegExp): number[] {
 }
 
 async function expectExactly(s: Awaited<ReturnType<TestEnv["stack"]>>, count: number) {
-  const live = await env.client.listSearchIndexes();
+  const live = await env.client.searchIndexes.list();
   expect(live).toHaveLength(count);
   expect(new Set(live.map((i) => i.name)).size).toBe(count);
   expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(live.map((i) => i.id).sort());

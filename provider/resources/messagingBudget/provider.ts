@@ -7,55 +7,18 @@
  * once, not once per budget. An account has one budget, so one stack may declare one
  * MessagingBudget per account (checked in `check`, so a preview already fails).
  */
-import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import type { MgmtClient } from "../api/client";
-import { ApiError } from "../api/errors";
-import {
-  budget,
-  type MessagingAccountRecord,
-  type MessagingRegion,
-  type Reported,
-} from "../api/schemas";
-import { apiClient } from "../runtime";
-import { confirmGone, goneIfNotFound, managementIdentity } from "./identity";
-import { UserError } from "../userError";
-import { applyToSharedList, sharedList } from "./sharedList";
-import { providerFor } from "./providerRef";
-import { recordTakeover, takenOverThisRun } from "./takeovers";
-import { isRecovered, withBefore } from "./before";
-import { checkWithSettings, isUnknown, readInputs } from "./validation";
-
-export interface MessagingBudgetArgs {
-  /** The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource. */
-  accountId: pulumi.Input<string>;
-  /** Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place. */
-  budget: pulumi.Input<number>;
-}
-
-const Inputs = z.object({
-  accountId: z.string({ error: "must be a string" }).min(1, "must not be empty (give a messaging account id)"),
-  budget,
-  /** The Pulumi resource name, so that a conflict can name both resources. */
-  resourceName: z.string().optional(),
-  /** The account's budget as `check` found it before this stack acted (before.ts). */
-  before: z.object({ budget: z.number() }).optional(),
-});
-type Inputs = z.infer<typeof Inputs>;
-
-export interface MessagingBudgetOutputs extends Inputs {
-  previousBudget: number;
-  /**
-   * The budget this stack last set (refresh records the account's budget in `budget`, never
-   * here): destroy restores `previousBudget` only while the account still has this value.
-   */
-  budgetSet: number;
-  /** The identity that manages the budget (identity.ts); absent only until recovery's refresh. */
-  managedBy?: string;
-  state?: string;
-  type?: string;
-  region: Reported<MessagingRegion>;
-}
+import type * as pulumi from "@pulumi/pulumi";
+import type { MgmtClient } from "../../api/client";
+import { ApiError } from "../../api/errors";
+import type { MessagingAccountRecord } from "../../api/schemas";
+import { apiClient } from "../../runtime";
+import { UserError } from "../../userError";
+import { isRecovered, withBefore } from "../before";
+import { confirmGone, goneIfNotFound, managementIdentity } from "../identity";
+import { applyToSharedList, sharedList } from "../sharedList";
+import { recordTakeover, takenOverThisRun } from "../takeovers";
+import { checkWithSettings, isUnknown, readInputs } from "../validation";
+import { Inputs, type MessagingBudgetOutputs } from "./schema";
 
 const ACCOUNTS = "messaging accounts";
 
@@ -80,7 +43,7 @@ function claimAccount(resourceName: unknown, accountId: unknown): pulumi.dynamic
 }
 
 function listAccounts(client: MgmtClient): Promise<MessagingAccountRecord[]> {
-  return sharedList(ACCOUNTS, () => client.listMessagingAccounts());
+  return sharedList(ACCOUNTS, () => client.messagingAccounts.list());
 }
 
 async function liveAccount(client: MgmtClient, accountId: string): Promise<MessagingAccountRecord | undefined> {
@@ -93,7 +56,7 @@ const accountLabel = (id: string) => `the budget of messaging account "${id}"`;
 const accountNotFound = (accountId: string) => `messaging account "${accountId}" not found for this user: check accountId`;
 
 async function setBudget(client: MgmtClient, accountId: string, value: number): Promise<void> {
-  await client.updateBudget(accountId, value);
+  await client.messagingAccounts.setBudget(accountId, value);
   await applyToSharedList<MessagingAccountRecord>(ACCOUNTS, (accounts) => {
     const account = accounts.find((a) => a.id === accountId);
     if (account) account.budget = value;
@@ -177,27 +140,3 @@ export const messagingBudgetProvider: pulumi.dynamic.ResourceProvider<Inputs, Me
     });
   },
 };
-
-export class MessagingBudget extends pulumi.dynamic.Resource {
-  declare readonly accountId: pulumi.Output<string>;
-  declare readonly budget: pulumi.Output<number>;
-  /** The budget the account had before this resource took it over; restored on delete while the account still has the stack's value. */
-  declare readonly previousBudget: pulumi.Output<number>;
-  /** The account's state, type and region as last read. */
-  declare readonly state: pulumi.Output<string | undefined>;
-  declare readonly type: pulumi.Output<string | undefined>;
-  declare readonly region: pulumi.Output<Reported<MessagingRegion>>;
-  /** The identity that manages the budget: `user@address` of the management API. */
-  declare readonly managedBy: pulumi.Output<string>;
-
-  constructor(name: string, args: MessagingBudgetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("messagingBudget"),
-      name,
-      { previousBudget: undefined, budgetSet: undefined, state: undefined, type: undefined, region: undefined, managedBy: undefined, accountId: args.accountId, budget: args.budget, resourceName: name },
-      opts,
-      "mgmt",
-      "MessagingBudget",
-    );
-  }
-}

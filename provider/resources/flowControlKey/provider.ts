@@ -16,75 +16,20 @@
  * (read first): a pause it set is lifted, a pause it lifted is set again, a part it pinned goes
  * back to the value found (or is unpinned). A pause or pin someone else set is never touched.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import type { MgmtClient } from "../api/client";
-import { NotFoundError } from "../api/errors";
-import { flowControlKey, type FlowControlInfo, type MessagingRegion, type PinQuery } from "../api/schemas";
-import { apiClient } from "../runtime";
-import { goneIfNotFound } from "./identity";
-import { act, assertSameAccount, flag, isNewTrigger, keyLabel, pauseChanged, region, secretOrUndefined, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
-import { providerFor } from "./providerRef";
-import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
-import { isRecovered, withBefore } from "./before";
-import { checkWithSettings, isUnknown } from "./validation";
-
-const limit = (unit: string) => z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");
-
-/** Pinned limits. A rate without a period is per second (period 1), the service's default. */
-export const PinSpec = z
-  .strictObject(
-    { parallelism: limit("messages").optional(), rate: limit("messages").optional(), period: limit("seconds").optional() },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? "may only have parallelism, rate and period" : "must be an object with parallelism, rate and/or period") },
-  )
-  .superRefine((pin, ctx) => {
-    if (pin.parallelism === undefined && pin.rate === undefined) ctx.addIssue({ code: "custom", message: "give parallelism, rate (per period seconds) or both; leave pin out to pin nothing" });
-    if (pin.period !== undefined && pin.rate === undefined) ctx.addIssue({ code: "custom", path: ["period"], message: "needs rate: period is the length in seconds of the window rate counts in" });
-  })
-  .transform((pin) => withoutUndefined({ ...pin, period: pin.rate === undefined ? undefined : (pin.period ?? 1) }));
-export type PinSpec = z.input<typeof PinSpec>;
-type Pin = z.output<typeof PinSpec>;
-
-const recordedPin = z.object({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() });
-
-/** The key as `check` found it before this stack acted (before.ts). */
-const KeyBefore = z.object({ waitListSize: z.number(), paused: z.boolean().optional(), pin: recordedPin.optional(), absent: z.literal(true).optional() });
-type KeyBefore = z.output<typeof KeyBefore>;
-
-const KeyInputs = z.object({
-  region,
-  token,
-  key: flowControlKey,
-  paused: flag.optional(),
-  resetRateTrigger: trigger,
-  pin: PinSpec.optional(),
-  before: KeyBefore.optional(),
-});
-type KeyInputs = z.output<typeof KeyInputs>;
-
-/** Which parts a pin covers: `rate` covers rate and period. */
-type PinPart = "parallelism" | "rate";
-
-/** What this stack changed of the key, and what it found there: destroy gives back only this. */
-interface KeyProvenance extends PauseProvenance {
-  /** The values the stack pinned, by part. */
-  pinnedByStack?: Partial<Pin>;
-  /** The pin as found before the stack first pinned a part: what a removed part goes back to. */
-  foundPin?: Partial<Pin>;
-}
-
-interface KeyOutputs extends Omit<KeyInputs, "before">, KeyProvenance {
-  /** Only in a resource recovery imported (before.ts), until its refresh. */
-  before?: KeyBefore;
-  waitListSize: number;
-  /** Fingerprint of the token (so: the account) this resource acted with (identity.ts). */
-  managedBy?: string;
-  /** The last `resetRateTrigger` value acted on. */
-  lastResetTrigger?: string | number;
-}
+import type * as pulumi from "@pulumi/pulumi";
+import type { MgmtClient } from "../../api/client";
+import { NotFoundError } from "../../api/errors";
+import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schemas";
+import { apiClient } from "../../runtime";
+import { isRecovered, withBefore } from "../before";
+import { goneIfNotFound } from "../identity";
+import { act, assertSameAccount, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
+import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
+import { checkWithSettings, isUnknown } from "../validation";
+import { KeyInputs, keyId, type KeyBefore, type KeyOutputs, type KeyProvenance, type Pin, type PinPart } from "./schema";
 
 function readKey(client: MgmtClient, inputs: { key: string; region: MessagingRegion; token?: string }): Promise<FlowControlInfo> {
-  return act(keyLabel(inputs.key), "read the wait list of", inputs, () => client.getFlowControl(inputs.key, inputs.token));
+  return act(keyLabel(inputs.key), "read the wait list of", inputs, () => client.flowControl(inputs).get(inputs.key));
 }
 
 const beforeOf = (info: FlowControlInfo): KeyBefore => withoutUndefined({ waitListSize: info.waitListSize, paused: info.isPaused, pin: observedPin(info, undefined) });
@@ -172,21 +117,18 @@ async function giveBackPart(client: MgmtClient, target: KeyTarget, now: KeyNow, 
   if (!samePart(now.pin, prov.pinnedByStack, part)) return;
   const found = pick(prov.foundPin, part);
   const label = keyLabel(target.key);
-  if (Object.keys(found).length > 0) await act(label, "pin back", target, () => client.pinFlowControl(target.region, target.key, found as PinQuery, target.token));
-  else await act(label, "unpin", target, () => client.unpinFlowControl(target.region, target.key, { [part]: true }, target.token));
+  if (Object.keys(found).length > 0) await act(label, "pin back", target, () => client.flowControl(target).pin(target.key, found as PinQuery));
+  else await act(label, "unpin", target, () => client.flowControl(target).unpin(target.key, { [part]: true }));
 }
 
 /** Gives back a pause state this stack changed, if its own state is still in place. */
 async function giveBackPause(client: MgmtClient, target: KeyTarget, now: KeyNow, prov: KeyProvenance): Promise<void> {
   const label = keyLabel(target.key);
-  if (prov.pausedByStack && now.paused === true) await act(label, "lift the pause of", target, () => client.resumeFlowControl(target.region, target.key, target.token));
-  if (prov.resumedByStack && now.paused === false) await act(label, "pause", target, () => client.pauseFlowControl(target.region, target.key, target.token));
+  if (prov.pausedByStack && now.paused === true) await act(label, "lift the pause of", target, () => client.flowControl(target).resume(target.key));
+  if (prov.resumedByStack && now.paused === false) await act(label, "pause", target, () => client.flowControl(target).pause(target.key));
 }
 
 type KeyTarget = Pick<KeyInputs, "key" | "region" | "token">;
-
-/** The resource's id: where the key is. Recovery (automation/recovery.ts) gives an imported one the same. */
-export const keyId = (i: { region: string; key: string }) => `${i.region}/${i.key}`;
 
 const keyRef = (client: MgmtClient, target: KeyTarget): ObjectRef => ({ kind: "flow control key", identity: tokenIdentityOf(client, target.token), region: target.region, name: target.key });
 
@@ -201,11 +143,11 @@ async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prio
   const prov: KeyProvenance = { ...prior, pinnedByStack: { ...prior.pinnedByStack } };
   let paused = now.paused;
   if (inputs.paused === true && now.paused !== true) {
-    await act(label, "pause", inputs, () => client.pauseFlowControl(inputs.region, inputs.key, t)).catch(onError);
+    await act(label, "pause", inputs, () => client.flowControl({ region: inputs.region, token: t }).pause(inputs.key)).catch(onError);
     ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, true));
     paused = true;
   } else if (inputs.paused === false && now.paused === true) {
-    await act(label, "lift the pause of", inputs, () => client.resumeFlowControl(inputs.region, inputs.key, t)).catch(onError);
+    await act(label, "lift the pause of", inputs, () => client.flowControl({ region: inputs.region, token: t }).resume(inputs.key)).catch(onError);
     ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, false));
     paused = false;
   } else if (inputs.paused === undefined && (prov.pausedByStack || prov.resumedByStack)) {
@@ -232,11 +174,11 @@ async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prio
       }
     }
   }
-  if (Object.keys(pin).length > 0) await act(label, "pin", inputs, () => client.pinFlowControl(inputs.region, inputs.key, pin, t)).catch(onError);
+  if (Object.keys(pin).length > 0) await act(label, "pin", inputs, () => client.flowControl({ region: inputs.region, token: t }).pin(inputs.key, pin)).catch(onError);
 
   let lastResetTrigger = prior.lastResetTrigger;
   if (isNewTrigger(inputs.resetRateTrigger, lastResetTrigger)) {
-    await act(label, "reset the rate of", inputs, () => client.resetRate(inputs.region, inputs.key, t)).catch(onError);
+    await act(label, "reset the rate of", inputs, () => client.flowControl({ region: inputs.region, token: t }).resetRate(inputs.key)).catch(onError);
     lastResetTrigger = inputs.resetRateTrigger;
   }
   return {
@@ -259,7 +201,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     return withBefore(result, olds, async () => {
       const { key, token, pin } = result.inputs;
       if (isUnknown(key) || isUnknown(token) || isUnknown(pin)) return undefined;
-      return readBefore(apiClient(), result.inputs as KeyInputs, () => apiClient().getFlowControl(key, token));
+      return readBefore(apiClient(), result.inputs as KeyInputs, () => apiClient().flowControl({ token }).get(key));
     });
   },
 
@@ -301,7 +243,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     let info: FlowControlInfo;
     assertSameAccount(client, keyLabel(props.key), props.managedBy, props.token);
     try {
-      info = await client.getFlowControl(props.key, props.token);
+      info = await client.flowControl(props).get(props.key);
     } catch (err) {
       if (keyNotFound(err, client, props, props.token)) return {};
       throw err;
@@ -348,54 +290,3 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     }
   },
 };
-
-export interface FlowControlKeySpec {
-  key: string;
-  /**
-   * true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not
-   * this stack's: one an operator set stays.
-   */
-  paused?: pulumi.Input<boolean>;
-  /** Change the value to reset the key's rate once (for example a date or an incident id). */
-  resetRateTrigger?: pulumi.Input<string | number>;
-  /**
-   * Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and
-   * `rate` messages per `period` seconds (default 1). Removing a part unpins it.
-   */
-  pin?: pulumi.Input<{ parallelism?: number; rate?: number; period?: number }>;
-}
-
-export class FlowControlKey extends pulumi.dynamic.Resource {
-  declare readonly key: pulumi.Output<string>;
-  declare readonly paused: pulumi.Output<boolean>;
-  declare readonly waitListSize: pulumi.Output<number>;
-  declare readonly lastResetTrigger: pulumi.Output<string | number | undefined>;
-  /** The pinned limits, as last applied or, after a refresh, as the service reports them. */
-  declare readonly pin: pulumi.Output<{ parallelism?: number; rate?: number; period?: number } | undefined>;
-  /** Fingerprint of the token (the account) this key is managed with; never the token. */
-  declare readonly managedBy: pulumi.Output<string>;
-
-  constructor(name: string, args: ActionTargetArgs & FlowControlKeySpec, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("flowControlKey"),
-      name,
-      {
-        waitListSize: undefined,
-        lastResetTrigger: undefined,
-        managedBy: undefined,
-        region: args.region,
-        token: secretOrUndefined(args.token),
-        key: args.key,
-        paused: args.paused,
-        resetRateTrigger: args.resetRateTrigger,
-        pin: args.pin,
-      },
-      { ...opts, additionalSecretOutputs: ["token"] },
-      "mgmt",
-      "FlowControlKey",
-    );
-  }
-}
-
-/** Schemas the component checks plain values with before registering anything. */
-export const flowControlKeyFields = { key: flowControlKey, paused: flag, resetRateTrigger: trigger, pin: PinSpec };

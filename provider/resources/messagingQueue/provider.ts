@@ -16,49 +16,17 @@
  * The service limits how many queues an account has (`max_queues`): it answers 412, and the error
  * says so.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import type { MgmtClient } from "../api/client";
-import { queueName, queueParallelism, type QueueRecord } from "../api/schemas";
-import { apiClient } from "../runtime";
-import { NotFoundError } from "../api/errors";
-import { goneIfNotFound } from "./identity";
-import { act, assertSameAccount, flag, isNewTrigger, pauseChanged, queueLabel, region, secretOrUndefined, token, tokenIdentityOf, trigger, withoutUndefined, type ActionTargetArgs, type PauseProvenance } from "./messagingCalls";
-import { providerFor } from "./providerRef";
-import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
-import { isRecovered, withBefore } from "./before";
-import { checkWithSettings, isUnknown } from "./validation";
-
-/** The queue as `check` found it before this stack acted (before.ts). */
-const QueueBefore = z.object({ exists: z.boolean(), parallelism: z.number().optional(), paused: z.boolean().optional(), lag: z.number().optional() });
-type QueueBefore = z.output<typeof QueueBefore>;
-
-const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger, before: QueueBefore.optional() });
-type QueueInputs = z.output<typeof QueueInputs>;
-
-/** For a queue the stack does not declare, what it changed of the pause (PauseProvenance). */
-interface QueueOutputs extends Omit<QueueInputs, "before">, PauseProvenance {
-  /** Only in a resource recovery imported (before.ts), until its refresh. */
-  before?: QueueBefore;
-  /** Fingerprint of the token (the account) this queue is managed with. */
-  managedBy?: string;
-  /** The last `resumeTrigger` value acted on. */
-  lastResumeTrigger?: string | number;
-  /** True when this stack created the queue: only then does destroy delete it. */
-  created?: boolean;
-  /** Messages waiting, as last read. */
-  lag?: number;
-  /**
-   * A declared queue that existed before this stack changed its settings: how it was found, what
-   * destroy (or removing `parallelism`) puts back while the stack's settings are still in place.
-   */
-  found?: QueueSettings;
-}
-
-interface QueueSettings {
-  parallelism: number;
-  paused: boolean;
-}
+import type * as pulumi from "@pulumi/pulumi";
+import type { MgmtClient } from "../../api/client";
+import { NotFoundError } from "../../api/errors";
+import type { QueueRecord } from "../../api/schemas";
+import { apiClient } from "../../runtime";
+import { isRecovered, withBefore } from "../before";
+import { goneIfNotFound } from "../identity";
+import { act, assertSameAccount, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
+import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
+import { checkWithSettings, isUnknown } from "../validation";
+import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
 
 const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
 /** The pause state the stack declares: a declared queue runs unless told otherwise. */
@@ -70,7 +38,7 @@ function queueNotFound(err: unknown, client: MgmtClient, props: QueueOutputs, to
 
 async function readQueue(client: MgmtClient, q: { queue: string; region: QueueInputs["region"]; token?: string }): Promise<QueueRecord | undefined> {
   try {
-    return await act(queueLabel(q.queue), "read", q, () => client.getQueue(q.region, q.queue, q.token));
+    return await act(queueLabel(q.queue), "read", q, () => client.queues(q).get(q.queue));
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -78,9 +46,6 @@ async function readQueue(client: MgmtClient, q: { queue: string; region: QueueIn
 }
 
 type QueueTarget = Pick<QueueInputs, "queue" | "region" | "token">;
-
-/** The resource's id: where the queue is. Recovery (automation/recovery.ts) gives an imported one the same. */
-export const queueId = (i: { region: string; queue: string }) => `${i.region}/${i.queue}`;
 
 /** Whether create looks the queue up first: a declared queue, or one whose pause is declared. */
 const readsFirst = (inputs: QueueInputs) => isDeclared(inputs) || inputs.paused !== undefined;
@@ -112,8 +77,8 @@ const queueRef = (client: MgmtClient, target: QueueTarget): ObjectRef => ({ kind
 /** Gives back a pause state this stack changed on a queue it does not declare, while its own state is in place. */
 async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow: boolean | undefined, prov: PauseProvenance): Promise<void> {
   const label = queueLabel(target.queue);
-  if (prov.pausedByStack && pausedNow === true) await act(label, "resume", target, () => client.resumeQueue(target.region, target.queue, target.token));
-  if (prov.resumedByStack && pausedNow === false) await act(label, "pause", target, () => client.pauseQueue(target.region, target.queue, target.token));
+  if (prov.pausedByStack && pausedNow === true) await act(label, "resume", target, () => client.queues(target).resume(target.queue));
+  if (prov.resumedByStack && pausedNow === false) await act(label, "pause", target, () => client.queues(target).pause(target.queue));
 }
 
 /**
@@ -122,10 +87,10 @@ async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow:
  */
 async function giveBackSettings(client: MgmtClient, props: QueueOutputs): Promise<boolean | undefined> {
   const label = queueLabel(props.queue);
-  const now = await act(label, "read", props, () => client.getQueue(props.region, props.queue, props.token));
+  const now = await act(label, "read", props, () => client.queues(props).get(props.queue));
   if (props.found && now.parallelism === props.parallelism && now.paused === wantedPause(props)) {
     const found = props.found;
-    await act(label, "give back the settings of", props, () => client.upsertQueue(props.region, { queueName: props.queue, ...found }, props.token));
+    await act(label, "give back the settings of", props, () => client.queues(props).upsert({ queueName: props.queue, ...found }));
     return found.paused;
   }
   return now.paused;
@@ -154,13 +119,13 @@ async function converge(
   if (isDeclared(inputs)) {
     if (current.parallelism !== inputs.parallelism || current.paused !== paused) {
       // Always the full state: the upsert resets an omitted parallelism.
-      await act(label, "create or update", inputs, () => client.upsertQueue(inputs.region, { queueName: inputs.queue, parallelism: inputs.parallelism!, paused: paused! }, t)).catch(onError);
+      await act(label, "create or update", inputs, () => client.queues({ region: inputs.region, token: t }).upsert({ queueName: inputs.queue, parallelism: inputs.parallelism!, paused: paused! })).catch(onError);
     }
   }
   let { pausedByStack, resumedByStack } = isDeclared(inputs) ? { pausedByStack: undefined, resumedByStack: undefined } : current;
   if (!isDeclared(inputs) && paused !== undefined && paused !== current.paused) {
-    if (paused) await act(label, "pause", inputs, () => client.pauseQueue(inputs.region, inputs.queue, t)).catch(onError);
-    else await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
+    if (paused) await act(label, "pause", inputs, () => client.queues({ region: inputs.region, token: t }).pause(inputs.queue)).catch(onError);
+    else await act(label, "resume", inputs, () => client.queues({ region: inputs.region, token: t }).resume(inputs.queue)).catch(onError);
     ({ pausedByStack, resumedByStack } = pauseChanged({ pausedByStack, resumedByStack }, paused));
   } else if (!isDeclared(inputs) && paused === undefined && (pausedByStack || resumedByStack)) {
     // No longer declared: what the stack changed goes back to what it found.
@@ -169,7 +134,7 @@ async function converge(
   }
   let lastResumeTrigger = current.lastResumeTrigger;
   if (isNewTrigger(inputs.resumeTrigger, lastResumeTrigger)) {
-    await act(label, "resume", inputs, () => client.resumeQueue(inputs.region, inputs.queue, t)).catch(onError);
+    await act(label, "resume", inputs, () => client.queues({ region: inputs.region, token: t }).resume(inputs.queue)).catch(onError);
     lastResumeTrigger = inputs.resumeTrigger;
   }
   return { lastResumeTrigger, pausedByStack, resumedByStack };
@@ -244,7 +209,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     let record: QueueRecord;
     assertSameAccount(client, queueLabel(props.queue), props.managedBy, props.token);
     try {
-      record = await client.getQueue(props.region, props.queue, props.token);
+      record = await client.queues(props).get(props.queue);
     } catch (err) {
       if (queueNotFound(err, client, props, props.token)) return {};
       throw err;
@@ -298,12 +263,12 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     assertSameAccount(client, queueLabel(props.queue), props.managedBy, t);
     try {
       if (isDeclared(props) && props.created) {
-        await act(queueLabel(props.queue), "delete", props, () => client.deleteQueue(props.region, props.queue, t));
+        await act(queueLabel(props.queue), "delete", props, () => client.queues({ region: props.region, token: t }).delete(props.queue));
       } else if (isDeclared(props) && props.found) {
         await giveBackSettings(client, props);
       } else if (!isDeclared(props) && (props.pausedByStack || props.resumedByStack)) {
         // Given back only while this stack's own state is still in place: read what is there now.
-        const now = await act(queueLabel(props.queue), "read", props, () => client.getQueue(props.region, props.queue, t));
+        const now = await act(queueLabel(props.queue), "read", props, () => client.queues({ region: props.region, token: t }).get(props.queue));
         await giveBackPause(client, props, now.paused, props);
       }
     } catch (err) {
@@ -311,51 +276,3 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     }
   },
 };
-
-export interface QueueSpec {
-  name: string;
-  /**
-   * Declares the queue: created (or taken into this state) with this many messages delivered at
-   * once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
-   */
-  parallelism?: pulumi.Input<number>;
-  /** Pause (true) or run (false) the queue; a declared queue runs by default. */
-  paused?: pulumi.Input<boolean>;
-  /** Change the value to resume the queue once (only when `paused` and `parallelism` are left out). */
-  resumeTrigger?: pulumi.Input<string | number>;
-}
-
-export class MessagingQueue extends pulumi.dynamic.Resource {
-  declare readonly queue: pulumi.Output<string>;
-  declare readonly parallelism: pulumi.Output<number | undefined>;
-  declare readonly paused: pulumi.Output<boolean | undefined>;
-  declare readonly lag: pulumi.Output<number | undefined>;
-  declare readonly created: pulumi.Output<boolean | undefined>;
-  declare readonly lastResumeTrigger: pulumi.Output<string | number | undefined>;
-  declare readonly managedBy: pulumi.Output<string>;
-
-  constructor(name: string, args: ActionTargetArgs & QueueSpec, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("messagingQueue"),
-      name,
-      {
-        lastResumeTrigger: undefined,
-        lag: undefined,
-        created: undefined,
-        managedBy: undefined,
-        region: args.region,
-        token: secretOrUndefined(args.token),
-        queue: args.name,
-        parallelism: args.parallelism,
-        paused: args.paused,
-        resumeTrigger: args.resumeTrigger,
-      },
-      { ...opts, additionalSecretOutputs: ["token"] },
-      "mgmt",
-      "MessagingQueue",
-    );
-  }
-}
-
-/** Schemas the component checks plain values with before registering anything. */
-export const queueFields = { name: queueName, parallelism: queueParallelism, paused: flag, resumeTrigger: trigger };

@@ -1,0 +1,67 @@
+/**
+ * What the FlowControlKey provider receives (after `check`) and what the stack stores; the
+ * schemas MessagingControls checks plain values with.
+ */
+import { z } from "zod";
+import { flowControlKey } from "../../api/schemas";
+import { flag, region, token, trigger, withoutUndefined, type PauseProvenance } from "../messagingCalls";
+
+const limit = (unit: string) => z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");
+
+/** Pinned limits. A rate without a period is per second (period 1), the service's default. */
+export const PinSpec = z
+  .strictObject(
+    { parallelism: limit("messages").optional(), rate: limit("messages").optional(), period: limit("seconds").optional() },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? "may only have parallelism, rate and period" : "must be an object with parallelism, rate and/or period") },
+  )
+  .superRefine((pin, ctx) => {
+    if (pin.parallelism === undefined && pin.rate === undefined) ctx.addIssue({ code: "custom", message: "give parallelism, rate (per period seconds) or both; leave pin out to pin nothing" });
+    if (pin.period !== undefined && pin.rate === undefined) ctx.addIssue({ code: "custom", path: ["period"], message: "needs rate: period is the length in seconds of the window rate counts in" });
+  })
+  .transform((pin) => withoutUndefined({ ...pin, period: pin.rate === undefined ? undefined : (pin.period ?? 1) }));
+export type PinSpec = z.input<typeof PinSpec>;
+export type Pin = z.output<typeof PinSpec>;
+
+const recordedPin = z.object({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() });
+
+/** The key as `check` found it before this stack acted (before.ts). */
+export const KeyBefore = z.object({ waitListSize: z.number(), paused: z.boolean().optional(), pin: recordedPin.optional(), absent: z.literal(true).optional() });
+export type KeyBefore = z.output<typeof KeyBefore>;
+
+export const KeyInputs = z.object({
+  region,
+  token,
+  key: flowControlKey,
+  paused: flag.optional(),
+  resetRateTrigger: trigger,
+  pin: PinSpec.optional(),
+  before: KeyBefore.optional(),
+});
+export type KeyInputs = z.output<typeof KeyInputs>;
+
+/** Which parts a pin covers: `rate` covers rate and period. */
+export type PinPart = "parallelism" | "rate";
+
+/** What this stack changed of the key, and what it found there: destroy gives back only this. */
+export interface KeyProvenance extends PauseProvenance {
+  /** The values the stack pinned, by part. */
+  pinnedByStack?: Partial<Pin>;
+  /** The pin as found before the stack first pinned a part: what a removed part goes back to. */
+  foundPin?: Partial<Pin>;
+}
+
+export interface KeyOutputs extends Omit<KeyInputs, "before">, KeyProvenance {
+  /** Only in a resource recovery imported (before.ts), until its refresh. */
+  before?: KeyBefore;
+  waitListSize: number;
+  /** Fingerprint of the token (so: the account) this resource acted with (identity.ts). */
+  managedBy?: string;
+  /** The last `resetRateTrigger` value acted on. */
+  lastResetTrigger?: string | number;
+}
+
+/** The resource's id: where the key is. Recovery (automation/recovery.ts) gives an imported one the same. */
+export const keyId = (i: { region: string; key: string }) => `${i.region}/${i.key}`;
+
+/** Schemas the component checks plain values with before registering anything. */
+export const flowControlKeyFields = { key: flowControlKey, paused: flag, resetRateTrigger: trigger, pin: PinSpec };

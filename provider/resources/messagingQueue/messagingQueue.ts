@@ -1,0 +1,52 @@
+/**
+ * MessagingQueue: the declaration a program uses (args, outputs, class). What the engine does
+ * with it, and the two modes (declared, existing), are in provider.ts.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { secretOrUndefined, type ActionTargetArgs } from "../messagingCalls";
+import { providerFor } from "../providerRef";
+
+export interface QueueSpec {
+  name: string;
+  /**
+   * Declares the queue: created (or taken into this state) with this many messages delivered at
+   * once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+   */
+  parallelism?: pulumi.Input<number>;
+  /** Pause (true) or run (false) the queue; a declared queue runs by default. */
+  paused?: pulumi.Input<boolean>;
+  /** Change the value to resume the queue once (only when `paused` and `parallelism` are left out). */
+  resumeTrigger?: pulumi.Input<string | number>;
+}
+
+export class MessagingQueue extends pulumi.dynamic.Resource {
+  declare readonly queue: pulumi.Output<string>;
+  declare readonly parallelism: pulumi.Output<number | undefined>;
+  declare readonly paused: pulumi.Output<boolean | undefined>;
+  declare readonly lag: pulumi.Output<number | undefined>;
+  declare readonly created: pulumi.Output<boolean | undefined>;
+  declare readonly lastResumeTrigger: pulumi.Output<string | number | undefined>;
+  declare readonly managedBy: pulumi.Output<string>;
+
+  constructor(name: string, args: ActionTargetArgs & QueueSpec, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("messagingQueue"),
+      name,
+      {
+        lastResumeTrigger: undefined,
+        lag: undefined,
+        created: undefined,
+        managedBy: undefined,
+        region: args.region,
+        token: secretOrUndefined(args.token),
+        queue: args.name,
+        parallelism: args.parallelism,
+        paused: args.paused,
+        resumeTrigger: args.resumeTrigger,
+      },
+      { ...opts, additionalSecretOutputs: ["token"] },
+      "mgmt",
+      "MessagingQueue",
+    );
+  }
+}

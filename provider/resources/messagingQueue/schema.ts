@@ -1,0 +1,44 @@
+/**
+ * What the MessagingQueue provider receives (after `check`) and what the stack stores; the
+ * schemas MessagingControls checks plain values with.
+ */
+import { z } from "zod";
+import { queueName, queueParallelism } from "../../api/schemas";
+import { flag, region, token, trigger, type PauseProvenance } from "../messagingCalls";
+
+/** The queue as `check` found it before this stack acted (before.ts). */
+export const QueueBefore = z.object({ exists: z.boolean(), parallelism: z.number().optional(), paused: z.boolean().optional(), lag: z.number().optional() });
+export type QueueBefore = z.output<typeof QueueBefore>;
+
+export const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger, before: QueueBefore.optional() });
+export type QueueInputs = z.output<typeof QueueInputs>;
+
+/** For a queue the stack does not declare, what it changed of the pause (PauseProvenance). */
+export interface QueueOutputs extends Omit<QueueInputs, "before">, PauseProvenance {
+  /** Only in a resource recovery imported (before.ts), until its refresh. */
+  before?: QueueBefore;
+  /** Fingerprint of the token (the account) this queue is managed with. */
+  managedBy?: string;
+  /** The last `resumeTrigger` value acted on. */
+  lastResumeTrigger?: string | number;
+  /** True when this stack created the queue: only then does destroy delete it. */
+  created?: boolean;
+  /** Messages waiting, as last read. */
+  lag?: number;
+  /**
+   * A declared queue that existed before this stack changed its settings: how it was found, what
+   * destroy (or removing `parallelism`) puts back while the stack's settings are still in place.
+   */
+  found?: QueueSettings;
+}
+
+export interface QueueSettings {
+  parallelism: number;
+  paused: boolean;
+}
+
+/** The resource's id: where the queue is. Recovery (automation/recovery.ts) gives an imported one the same. */
+export const queueId = (i: { region: string; queue: string }) => `${i.region}/${i.queue}`;
+
+/** Schemas the component checks plain values with before registering anything. */
+export const queueFields = { name: queueName, parallelism: queueParallelism, paused: flag, resumeTrigger: trigger };
