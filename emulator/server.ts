@@ -9,15 +9,16 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ENDPOINTS, type Api, type EndpointName } from "../provider/api/endpoints";
-import { MESSAGING_REGIONS, type SearchRegion } from "../provider/api/schemas";
+import { MESSAGING_REGIONS, type MessagingAccountRecord, type SearchRegion } from "../provider/api/schemas";
 import { Controls } from "./controls";
 import { HttpError, type Ctx, type Handler, type Params } from "./http";
 import { accountHandlers } from "./routes/accounts";
+import { databaseHandlers } from "./routes/databases";
 import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
 import { searchHandlers } from "./routes/search";
 import { installTestControls, type TestControlsHost } from "./routes/testControls";
-import { newAccount, saveData, seedData, type Account, type Data, type SeedUser, type User } from "./state";
+import { newAccount, saveData, seedData, seedDatabases, type Account, type Data, type Database, type SeedUser, type User } from "./state";
 export type { SeedUser } from "./state";
 
 export const API_PREFIX: Record<Api, string> = {
@@ -41,12 +42,17 @@ export class Emulator implements TestControlsHost {
   readonly controls = new Controls();
   data: Data;
   placement: Partial<Record<SearchRegion, SearchRegion>>;
-  private readonly seededAccounts: Set<string>;
+  /** The accounts' and databases' records as they were at start: reset() puts them back. */
+  private readonly seededAccounts: Map<string, MessagingAccountRecord>;
+  private readonly seededDatabases: Database[];
 
   constructor(private readonly options: EmulatorServerOptions = {}) {
     this.data = options.data ?? seedData();
+    // Data from before databases existed (loadData fills them in too): the seed's, per user.
+    this.data.databases ??= this.data.users.flatMap(seedDatabases);
     this.placement = { ...options.placement };
-    this.seededAccounts = new Set(this.data.accounts.map((a) => a.record.id));
+    this.seededAccounts = new Map(this.data.accounts.map((a) => [a.record.id, structuredClone(a.record)]));
+    this.seededDatabases = structuredClone(this.data.databases);
     this.app = Fastify({ bodyLimit: options.bodyLimit ?? 64 * 1024, logger: false });
     this.app.server.on("connection", () => {
       this.controls.connections += 1;
@@ -197,7 +203,7 @@ export class Emulator implements TestControlsHost {
   }
 
   private handlers(): Record<EndpointName, Handler> {
-    return { ...searchHandlers(this), ...accountHandlers(this), ...flowControlHandlers(this), ...queueHandlers(this) };
+    return { ...searchHandlers(this), ...accountHandlers(this), ...databaseHandlers(this), ...flowControlHandlers(this), ...queueHandlers(this) };
   }
 
   private authenticateUser(req: FastifyRequest): User {
@@ -238,16 +244,26 @@ export class Emulator implements TestControlsHost {
     return account;
   }
 
-  /** Forgets indexes, keys, queues, budgets and controls; users, accounts and credentials stay. */
+  /**
+   * Forgets indexes, keys, queues, budgets and controls; users, accounts, databases and
+   * credentials stay. Accounts are put back as they started: their tokens (a rotation is
+   * undone), plan and production pack.
+   */
   reset(): void {
     this.data.indexes = [];
     this.data.accounts = this.data.accounts.filter((a) => this.seededAccounts.has(a.record.id));
     for (const a of this.data.accounts) {
       a.keys = {};
       a.queues = {};
+      // In place: a test may hold the record.
+      const seeded = structuredClone(this.seededAccounts.get(a.record.id)!);
+      for (const field of Object.keys(a.record)) if (!(field in seeded)) delete (a.record as Record<string, unknown>)[field];
+      Object.assign(a.record, seeded);
       a.record.budget = 0;
       a.record.deletion_time = 0;
     }
+    this.data.databases = structuredClone(this.seededDatabases);
+    for (const d of this.data.databases) d.record.budget = 0;
     this.placement = { ...this.options.placement };
     this.controls.reset();
   }

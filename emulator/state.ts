@@ -1,11 +1,12 @@
 /**
- * The emulator's data: users, their search indexes and messaging accounts, and the flow control
- * keys and queues of each account. Records are stored in their wire shape (provider/api/schemas).
+ * The emulator's data: users, their search indexes, messaging accounts and databases, and the
+ * flow control keys and queues of each account. Records are stored in their wire shape
+ * (provider/api/schemas).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { MessagingAccountRecord, MessagingRegion, SearchIndexRecord, SearchRegion, SearchType } from "../provider/api/schemas";
+import type { DatabaseRecord, MessagingAccountRecord, MessagingPlan, MessagingRegion, SearchIndexRecord, SearchRegion, SearchType } from "../provider/api/schemas";
 import { MESSAGING_REGIONS } from "../provider/api/schemas";
 
 /** A seeded user as tests and `mgmt-emulator` print it: credentials and accounts with tokens. */
@@ -68,10 +69,17 @@ export interface Index {
   record: SearchIndexRecord;
 }
 
+/** A database: only its budget is managed here (contract), the rest is read-only. */
+export interface Database {
+  owner: string;
+  record: DatabaseRecord;
+}
+
 export interface Data {
   users: User[];
   indexes: Index[];
   accounts: Account[];
+  databases: Database[];
 }
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(18).toString("base64url")}`;
@@ -108,6 +116,12 @@ export function setIndexPlan(record: SearchIndexRecord, type: "free" | "payg"): 
   Object.assign(record, INDEX_LIMITS[type], { type, input_enrichment_enabled: type === "payg" });
 }
 
+/** New `token` and `read_only_token` for an index (reset-password); id, name and endpoint stay. */
+export function resetIndexTokens(record: SearchIndexRecord): void {
+  record.token = secret("idx");
+  record.read_only_token = secret("idxro");
+}
+
 export function newIndexRecord(user: User, name: string, region: SearchRegion, type: "free" | "payg"): SearchIndexRecord {
   const id = randomUUID();
   const host = `${name.toLowerCase().replace(/_/g, "-")}-${id.slice(0, 8)}`;
@@ -128,6 +142,92 @@ export function newIndexRecord(user: User, name: string, region: SearchRegion, t
   } as SearchIndexRecord;
 }
 
+/** What every messaging plan shares; each plan below overrides some of it. */
+const ACCOUNT_BASE_LIMITS = {
+  max_message_size: 1_048_576,
+  max_endpoints_per_topic: 100,
+  max_dlq_size: 10_000,
+  max_topics: 1_000,
+  max_events_size: 10_000,
+  max_dlq_retention_time_milis: 604_800_000,
+  max_delay: 604_800,
+  max_parallelism: 100,
+  max_global_parallelism: 1_000,
+  max_queues: 100,
+  max_bandwidth_per_second: 10_485_760,
+} satisfies Partial<MessagingAccountRecord>;
+
+/**
+ * Limits (and the reserved price) of each messaging plan. `free` and `paid` are what accounts are
+ * seeded with; the fixed tiers (a daily message allowance for a monthly price) are what set-plan
+ * moves an account to. Plausible figures, not the real service's.
+ */
+export const ACCOUNT_PLAN_LIMITS: Record<"free" | MessagingPlan, Partial<MessagingAccountRecord>> = {
+  free: { ...ACCOUNT_BASE_LIMITS, max_requests_per_day: 500, max_requests_per_day_hard: 1_000, max_requests_per_second: 10, max_retries: 3, max_schedules: 10, reserved_price: 0 },
+  paid: { ...ACCOUNT_BASE_LIMITS, max_requests_per_day: 1_000_000, max_requests_per_day_hard: 10_000_000, max_requests_per_second: 500, max_retries: 20, max_schedules: 1_000, reserved_price: 0 },
+  fixed_1m: {
+    ...ACCOUNT_BASE_LIMITS,
+    max_requests_per_day: 1_000_000,
+    max_requests_per_day_hard: 1_000_000,
+    max_requests_per_second: 100,
+    max_retries: 20,
+    max_schedules: 1_000,
+    max_queues: 200,
+    max_global_parallelism: 200,
+    reserved_price: 180,
+  },
+  fixed_10m: {
+    ...ACCOUNT_BASE_LIMITS,
+    max_requests_per_day: 10_000_000,
+    max_requests_per_day_hard: 10_000_000,
+    max_requests_per_second: 1_000,
+    max_retries: 20,
+    max_schedules: 5_000,
+    max_queues: 1_000,
+    max_parallelism: 500,
+    max_global_parallelism: 2_000,
+    max_bandwidth_per_second: 52_428_800,
+    reserved_price: 420,
+  },
+  fixed_100m: {
+    ...ACCOUNT_BASE_LIMITS,
+    max_requests_per_day: 100_000_000,
+    max_requests_per_day_hard: 100_000_000,
+    max_requests_per_second: 5_000,
+    max_retries: 20,
+    max_schedules: 10_000,
+    max_queues: 10_000,
+    max_parallelism: 1_000,
+    max_global_parallelism: 10_000,
+    max_bandwidth_per_second: 104_857_600,
+    reserved_price: 1_250,
+  },
+};
+
+/** The plan an account is on: `free`, `paid`, or the fixed tier its `reserved_type` names. */
+export function accountPlan(record: MessagingAccountRecord): "free" | MessagingPlan | undefined {
+  if (record.type !== "paid") return "free";
+  if (!record.reserved_type) return "paid";
+  const tier = record.reserved_type.replace(/^messaging_/, "");
+  return tier in ACCOUNT_PLAN_LIMITS ? (tier as MessagingPlan) : undefined;
+}
+
+/**
+ * Moves an account to a paid plan (set-plan): `type: "paid"`, `reserved_type` the fixed tier's
+ * wire name (empty for `paid`), the plan's limits. The current plan again changes nothing.
+ */
+export function setAccountPlan(record: MessagingAccountRecord, plan: MessagingPlan, wireName: string): boolean {
+  if (accountPlan(record) === plan) return false;
+  Object.assign(record, ACCOUNT_PLAN_LIMITS[plan], { type: "paid", reserved_type: plan === "paid" ? "" : wireName, last_plan_upgrade_time: now() });
+  return true;
+}
+
+/** New `token` and `read_only_token` for an account (rotate-token): the old ones stop working at once. */
+export function rotateAccountTokens(record: MessagingAccountRecord): void {
+  record.token = secret("msg");
+  record.read_only_token = secret("msgro");
+}
+
 export function newAccount(user: User, region: MessagingRegion, paid: boolean): Account {
   return {
     owner: user.username,
@@ -141,40 +241,50 @@ export function newAccount(user: User, region: MessagingRegion, paid: boolean): 
       active: true,
       state: "active",
       last_plan_upgrade_time: paid ? now() : 0,
-      max_message_size: 1_048_576,
-      max_requests_per_day: paid ? 1_000_000 : 500,
-      max_requests_per_day_hard: paid ? 10_000_000 : 1_000,
-      max_endpoints_per_topic: 100,
-      max_requests_per_second: paid ? 500 : 10,
-      max_dlq_size: 10_000,
-      max_retries: paid ? 20 : 3,
-      max_topics: 1_000,
-      max_schedules: paid ? 1_000 : 10,
-      max_events_size: 10_000,
-      max_dlq_retention_time_milis: 604_800_000,
-      max_delay: 604_800,
-      max_parallelism: 100,
-      max_global_parallelism: 1_000,
-      max_queues: 100,
-      max_bandwidth_per_second: 10_485_760,
+      ...ACCOUNT_PLAN_LIMITS[paid ? "paid" : "free"],
       prod_pack_enabled: false,
       prometheus_enabled: "false",
       timeout: 900,
       type: paid ? "paid" : "free",
       region,
       reserved_type: "",
-      reserved_price: 0,
       created_by: `${user.username}@emulator.local`,
       creation_time: now(),
       deletion_time: 0,
       budget: 0,
+    } as MessagingAccountRecord,
+  };
+}
+
+/** A database as the budget endpoints report it; databases themselves are not managed here (contract). */
+export function newDatabase(user: User, name: string, region: string): Database {
+  const id = randomUUID();
+  return {
+    owner: user.username,
+    record: {
+      database_id: id,
+      database_name: name,
+      region,
+      state: "active",
+      budget: 0,
+      customer_id: user.customerId,
+      type: "paid",
+      endpoint: `${name}-${id.slice(0, 8)}.db.emulator.local`,
+      port: 6379,
+      tls: true,
+      creation_time: now(),
     },
   };
 }
 
+/** Each user's two seeded databases. */
+export function seedDatabases(user: User): Database[] {
+  return [newDatabase(user, `${user.username}-cache`, "eu-west-1"), newDatabase(user, `${user.username}-sessions`, "us-east-1")];
+}
+
 export const SEED_USERS = ["alice", "bob"] as const;
 
-/** Two users, each with a free and a paid messaging account in every messaging region. */
+/** Two users, each with a free and a paid messaging account in every messaging region and two databases. */
 export function seedData(): Data {
   const users: User[] = SEED_USERS.map((username) => ({
     username,
@@ -182,12 +292,17 @@ export function seedData(): Data {
     customerId: `${username}@emulator.local`,
   }));
   const accounts = users.flatMap((u) => MESSAGING_REGIONS.flatMap((region) => [newAccount(u, region, false), newAccount(u, region, true)]));
-  return { users, indexes: [], accounts };
+  return { users, indexes: [], accounts, databases: users.flatMap(seedDatabases) };
 }
 
+/**
+ * A data file written before databases existed has none: its users get the seed's two each, as
+ * a fresh start would give them.
+ */
 export function loadData(file: string): Data | undefined {
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as Data;
+    const data = JSON.parse(readFileSync(file, "utf8")) as Omit<Data, "databases"> & { databases?: Database[] };
+    return { ...data, databases: data.databases ?? data.users.flatMap(seedDatabases) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new Error(`cannot read emulator data file ${file}: ${(err as Error).message}`);

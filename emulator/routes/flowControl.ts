@@ -1,6 +1,6 @@
 /**
  * Flow control keys (messaging API, Bearer): endpoints 6-8, the assumed lift of a pause, and the
- * contract's additions: pin, unpin and the account's global parallelism.
+ * contract's additions: pin, unpin, the account's global parallelism and the list of its keys.
  *
  * A key's effective limits are the pinned ones where pinned, else those its latest messages
  * carried. Pinning resets the rate count and starts a new period (contract).
@@ -25,28 +25,29 @@ export function flowControlHandlers(emu: EmulatorState) {
     key.ratePeriodStart = Date.now();
   };
 
+  /** What endpoint 6 answers about a key; the list answers the same for each key. */
+  const reportOf = (name: string, key: FlowKey) => {
+    const documented = { flowControlKey: name, waitListSize: key.waitListSize };
+    if (emu.controls.flowControlReport === "documented") return documented;
+    const pinned = key.pinned ?? {};
+    const limit = (part: keyof typeof pinned) => pinned[part] ?? key.carried?.[part];
+    return withoutUndefined({
+      ...documented,
+      parallelismMax: limit("parallelism"),
+      parallelismCount: 0,
+      rateMax: limit("rate"),
+      rateCount: key.rateCount ?? 0,
+      ratePeriod: limit("period"),
+      ratePeriodStart: key.ratePeriodStart,
+      isPaused: key.paused,
+      isPinnedParallelism: pinned.parallelism !== undefined,
+      isPinnedRate: pinned.rate !== undefined || pinned.period !== undefined,
+    });
+  };
+
   return {
-    getFlowControl: (ctx) => {
-      const key = keyOf(ctx);
-      const documented = { flowControlKey: ctx.params.key, waitListSize: key.waitListSize };
-      if (emu.controls.flowControlReport === "documented") return { body: documented };
-      const pinned = key.pinned ?? {};
-      const limit = (part: keyof typeof pinned) => pinned[part] ?? key.carried?.[part];
-      return {
-        body: withoutUndefined({
-          ...documented,
-          parallelismMax: limit("parallelism"),
-          parallelismCount: 0,
-          rateMax: limit("rate"),
-          rateCount: key.rateCount ?? 0,
-          ratePeriod: limit("period"),
-          ratePeriodStart: key.ratePeriodStart,
-          isPaused: key.paused,
-          isPinnedParallelism: pinned.parallelism !== undefined,
-          isPinnedRate: pinned.rate !== undefined || pinned.period !== undefined,
-        }),
-      };
-    },
+    getFlowControl: (ctx) => ({ body: reportOf(ctx.params.key, keyOf(ctx)) }),
+    listFlowControlKeys: (ctx) => ({ body: Object.entries(ctx.account().keys).map(([name, key]) => reportOf(name, key)) }),
     resetRate: (ctx) => {
       restartPeriod(keyOf(ctx));
       return OK;

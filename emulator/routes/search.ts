@@ -1,7 +1,15 @@
-/** Search indexes (management API, HTTP Basic): endpoints 1-3 and the assumed rename, set plan and delete. */
-import { CreateSearchIndexBody, RenameSearchIndexBody, SetPlanBody } from "../../provider/api/schemas";
+/**
+ * Search indexes (management API, HTTP Basic): endpoints 1-3 and the assumed rename, set plan,
+ * delete, token reset and statistics (one index's, and the totals over all of a user's).
+ *
+ * `GET /v2/search/stats` (the totals) and `GET /v2/search/:id` (one index) share a path shape:
+ * fastify's router (find-my-way) tries a static segment before a parametric one, so "stats"
+ * reaches getSearchStats and never getSearchIndex with the id "stats".
+ */
+import { CreateSearchIndexBody, RenameSearchIndexBody, SetPlanBody, type SearchIndexRecord, type SearchStats } from "../../provider/api/schemas";
 import { HttpError, OK, jsonObject, parseOr400, type EmulatorState, type Handler } from "../http";
-import { newIndexRecord, setIndexPlan, type User } from "../state";
+import { newIndexRecord, resetIndexTokens, setIndexPlan, type User } from "../state";
+import { countSeries, metricTime, periodOf, series, usageSeed } from "../stats";
 
 export function searchHandlers(emu: EmulatorState) {
   const indexOf = (user: User, id: string) => {
@@ -54,11 +62,64 @@ export function searchHandlers(emu: EmulatorState) {
       emu.data.indexes = emu.data.indexes.filter((i) => i !== row);
       return OK;
     },
+    resetSearchIndexTokens: (ctx) => {
+      // Same id, name and endpoint; the answer does not carry the new tokens (contract).
+      resetIndexTokens(indexOf(ctx.user(), ctx.params.id).record);
+      return OK;
+    },
+    getSearchIndexStats: (ctx) => {
+      const row = indexOf(ctx.user(), ctx.params.id);
+      const period = periodOf(ctx.query);
+      const usage = indexUsage(row.record);
+      return {
+        body: {
+          record_count: usage.record_count,
+          pending_record_count: 0,
+          storage: usage.storage,
+          daily_requests: Math.round(usage.request / 30),
+          monthly_requests: usage.request,
+          monthly_bandwidth: usage.bandwidth,
+          monthly_rerank_count: usage.rerank_count,
+          monthly_billing: usage.billing,
+          read_requests: countSeries(period, (usage.request * 0.8) / 30),
+          write_requests: countSeries(period, (usage.request * 0.2) / 30),
+          query_latency_mean: series(period, 12, 2),
+          query_latency_p99: series(period, 45, 2),
+          upsert_latency_mean: series(period, 20, 2),
+          bandwidth: countSeries(period, usage.bandwidth / 30),
+          storage_series: series(period, usage.storage),
+        },
+      };
+    },
+    getSearchStats: (ctx) => {
+      const user = ctx.user();
+      const totals: SearchStats = { record_count: 0, request: 0, bandwidth: 0, storage: 0, rerank_count: 0, billing: 0 };
+      for (const row of emu.data.indexes.filter((i) => i.owner === user.username)) {
+        const usage = indexUsage(row.record);
+        for (const field of ["record_count", "request", "bandwidth", "storage", "rerank_count"] as const) totals[field] += usage[field];
+        totals.billing = Math.round((totals.billing + usage.billing) * 100) / 100;
+      }
+      return { body: totals };
+    },
   } satisfies Record<string, Handler>;
 }
 
-/** `YYYY-MM-DD HH:MM:SS.mmm +0000 UTC`, the shape of throughput timestamps (spec 2.1). */
-function metricTime(): string {
-  return new Date().toISOString().replace("T", " ").replace("Z", " +0000 UTC");
+/**
+ * An index's usage this month: stable per index (derived from its id), so one index's statistics
+ * and the user's totals agree. Free indexes are within their daily limits and cost nothing.
+ */
+function indexUsage(record: SearchIndexRecord): SearchStats {
+  const seed = usageSeed(record.id);
+  const record_count = 100 + (seed % 9_900);
+  const request = 1_000 + ((seed >>> 4) % 200_000);
+  const rerank_count = record.type === "free" ? 0 : (seed >>> 8) % 5_000;
+  return {
+    record_count,
+    request,
+    bandwidth: request * 2_048,
+    storage: record_count * 6_144,
+    rerank_count,
+    billing: record.type === "free" ? 0 : Math.round((request * 0.0004 + rerank_count * 0.001) * 100) / 100,
+  };
 }
 

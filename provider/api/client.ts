@@ -1,13 +1,14 @@
 /**
  * The one typed client of the service. Every resource, function and test talks to the API
  * through it: one verb class per API area (searchIndexes.ts, messagingAccounts.ts,
- * flowControl.ts, queues.ts), each call described by the endpoint table (endpoints.ts), sent by
+ * databases.ts, flowControl.ts, queues.ts), each call described by the endpoint table (endpoints.ts), sent by
  * the request layer (http.ts), its answer checked against the zod schemas (schemas.ts), its
  * failure one of the error family (errors.ts), with every credential this client sent redacted
  * from what the service said.
  */
 import { requireSetting, resolveSettings, type Settings } from "../config";
 import { ENDPOINTS, fillRoute, type Api, type EndpointName } from "./endpoints";
+import { Databases } from "./databases";
 import { apiError, redactCredentials, serviceMessageOf } from "./errors";
 import { FlowControl } from "./flowControl";
 import { NoAnswer, send } from "./http";
@@ -25,6 +26,8 @@ export class MgmtClient {
   readonly searchIndexes = new SearchIndexes((name, options) => this.call(name, options));
   /** Messaging accounts and their budgets (management API). */
   readonly messagingAccounts = new MessagingAccounts((name, options) => this.call(name, options));
+  /** Databases' budgets (management API). */
+  readonly databases = new Databases((name, options) => this.call(name, options));
 
   constructor(readonly settings: Settings = resolveSettings()) {}
 

@@ -33,6 +33,12 @@ export type Api = "management" | "messaging" | "regional";
  * | upsert queue         | idempotent | carries the queue's full desired state, never a delta            |
  * | pause queue          | idempotent | contract: pausing a paused queue succeeds and changes nothing    |
  * | delete queue         | idempotent | the second delivery answers 404, which delete reads as done      |
+ * | reset index tokens   | create     | not harmless: read the tokens back and compare (searchIndex)     |
+ * | rotate account token | create     | not harmless: read the account back and compare (messagingAccount)|
+ * | set account plan     | idempotent | sets the plan to a value; the current plan again changes nothing |
+ * | enable/disable pack  | idempotent | contract: doing either twice succeeds and changes nothing        |
+ * | database budget      | idempotent | PATCH with the absolute budget                                   |
+ * | stats, ipv4, lists   | idempotent | reads                                                            |
  */
 export type RetryClass = "create" | "idempotent";
 
@@ -67,6 +73,21 @@ export const ENDPOINTS = {
   listQueues: { method: "GET", api: "regional", route: "/v2/queues", retry: "idempotent", assumed: true },
   deleteQueue: { method: "DELETE", api: "regional", route: "/v2/queues/:queue", retry: "idempotent", assumed: true },
   pauseQueue: { method: "POST", api: "regional", route: "/v2/queues/:queue/pause", retry: "idempotent", assumed: true },
+  // contract "The rest of the named operations" and "Flow control keys before their first message"
+  resetSearchIndexTokens: { method: "POST", api: "management", route: "/v2/search/:id/reset-password", retry: "create", assumed: true },
+  getSearchIndexStats: { method: "GET", api: "management", route: "/v2/search/:id/stats", retry: "idempotent", assumed: true },
+  getSearchStats: { method: "GET", api: "management", route: "/v2/search/stats", retry: "idempotent", assumed: true },
+  getMessagingAccount: { method: "GET", api: "management", route: "/v2/messaging/user/:id", retry: "idempotent", assumed: true },
+  rotateMessagingToken: { method: "POST", api: "management", route: "/v2/messaging/rotate-token/:id", retry: "create", assumed: true },
+  setMessagingPlan: { method: "POST", api: "management", route: "/v2/messaging/set-plan/:id", retry: "idempotent", assumed: true },
+  enableProdPack: { method: "POST", api: "management", route: "/v2/messaging/enable-prodpack/:id", retry: "idempotent", assumed: true },
+  disableProdPack: { method: "POST", api: "management", route: "/v2/messaging/disable-prodpack/:id", retry: "idempotent", assumed: true },
+  getMessagingStats: { method: "GET", api: "management", route: "/v2/messaging/stats/:id", retry: "idempotent", assumed: true },
+  getMessagingIpv4: { method: "GET", api: "management", route: "/v2/messaging/ipv4", retry: "idempotent", assumed: true },
+  updateDatabaseBudget: { method: "PATCH", api: "management", route: "/v2/redis/update-budget/:id", retry: "idempotent", assumed: true },
+  getDatabase: { method: "GET", api: "management", route: "/v2/redis/database/:id", retry: "idempotent", assumed: true },
+  listDatabases: { method: "GET", api: "management", route: "/v2/redis/databases", retry: "idempotent", assumed: true },
+  listFlowControlKeys: { method: "GET", api: "messaging", route: "/v2/flowControl", retry: "idempotent", assumed: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

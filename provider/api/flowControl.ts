@@ -12,6 +12,10 @@ export class FlowControl {
     private readonly target: MessagingTarget,
   ) {}
 
+  /** All of the account's keys, as `get` reports each. */
+  list(): Promise<FlowControlInfo[]> {
+    return this.call("listFlowControlKeys", { token: this.target.token, schema: z.array(FlowControlInfo) });
+  }
   /** A key's wait list and, where the service reports them, its pause and pinned limits. */
   get(key: string): Promise<FlowControlInfo> {
     return this.call("getFlowControl", { params: { key }, token: this.target.token, schema: FlowControlInfo });

@@ -55,6 +55,14 @@ export const budget = z
   .max(10000, "must be 0 (no limit) or 20 to 10000")
   .refine((b) => b === 0 || b >= 20, "must be 0 (no limit) or 20 to 10000; the smallest non-zero budget is 20");
 
+/** Database budgets: whole dollars, 0 (no limit) to 10000; the contract names no smallest non-zero value. */
+export const databaseBudget = z
+  .number({ error: "must be a number" })
+  .int("must be a whole number of dollars")
+  .min(0, "must be 0 (no limit) to 10000")
+  .max(10000, "must be 0 (no limit) to 10000");
+export const UpdateDatabaseBudgetBody = z.object({ budget: databaseBudget });
+
 const int = () => z.number().int();
 
 /** Unknown values read from the service: the dynamic provider's stderr reaches the engine's output as a warning. */
@@ -220,6 +228,48 @@ export const UnpinQuery = z
   .refine((q) => q.parallelism === "true" || q.rate === "true", "give parallelism=true, rate=true or both");
 
 /** 2.4 Error body. The service may also answer a bare JSON string. */
+/** Periods of the statistics endpoints (contract "The rest of the named operations"). */
+export const STATS_PERIODS = ["1h", "3h", "12h", "1d", "3d", "7d", "30d"] as const;
+export type StatsPeriod = (typeof STATS_PERIODS)[number];
+/** Statistics: fields not listed by the contract, passed through as given. */
+export const Stats = z.record(z.string(), z.unknown());
+export type Stats = z.output<typeof Stats>;
+/** Totals over all of a user's indexes (`GET /v2/search/stats`). */
+export const SearchStats = z.looseObject({
+  record_count: int(),
+  request: int(),
+  bandwidth: int(),
+  storage: int(),
+  rerank_count: int(),
+  billing: z.number(),
+});
+export type SearchStats = z.output<typeof SearchStats>;
+
+/** Messaging plans an account can be moved to; there is no way back to `free`. */
+export const MESSAGING_PLANS = ["paid", "fixed_1m", "fixed_10m", "fixed_100m"] as const;
+export type MessagingPlan = (typeof MESSAGING_PLANS)[number];
+/** The plan names on the wire (set-plan's `plan_name`). */
+export const MESSAGING_PLAN_NAMES: Record<MessagingPlan, string> = {
+  paid: "paid",
+  fixed_1m: "messaging_fixed_1m",
+  fixed_10m: "messaging_fixed_10m",
+  fixed_100m: "messaging_fixed_100m",
+};
+export const SetMessagingPlanBody = z.object({ plan_name: z.enum(Object.values(MESSAGING_PLAN_NAMES) as [string, ...string[]]) });
+
+/** The service's outbound addresses: IPv4 CIDR strings. */
+export const Ipv4Addresses = z.array(z.string());
+
+/** A database as the budget endpoints know it; other fields may come. */
+export const DatabaseRecord = z.looseObject({
+  database_id: z.string({ error: "is missing" }).min(1, "is empty"),
+  database_name: z.string().optional(),
+  region: z.string().optional(),
+  state: z.string().optional(),
+  budget: int().optional(),
+});
+export type DatabaseRecord = z.output<typeof DatabaseRecord>;
+
 export const ErrorBody = z.object({ error: z.string() });
 export const OkBody = z.literal("OK");
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Call } from "./request";
-import { CreateSearchIndexBody, SearchIndexRecord, describeIssues, type SearchType } from "./schemas";
+import { CreateSearchIndexBody, SearchIndexRecord, SearchStats, Stats, describeIssues, type SearchType, type StatsPeriod } from "./schemas";
 
 /** Search indexes, on the management API (endpoints 1-3 and the assumed rename, set-plan, delete). */
 export class SearchIndexes {
@@ -27,6 +27,21 @@ export class SearchIndexes {
   /** Moves an index to another plan in place. */
   async setPlan(id: string, plan: SearchType): Promise<void> {
     await this.call("setSearchIndexPlan", { params: { id }, body: { target_plan: plan }, schema: z.unknown() });
+  }
+  /**
+   * Replaces both tokens of an index (the old ones stop working at once); the answer does not
+   * carry the new ones: read them with `get`. Not harmless to resend: compare tokens first.
+   */
+  async resetTokens(id: string): Promise<void> {
+    await this.call("resetSearchIndexTokens", { params: { id }, schema: z.unknown() });
+  }
+  /** An index's usage over a period (default 1h): metrics and time series, as the service gives them. */
+  stats(id: string, period?: StatsPeriod): Promise<Stats> {
+    return this.call("getSearchIndexStats", { params: { id }, query: { period }, schema: Stats });
+  }
+  /** Totals over all of this user's indexes. */
+  totals(): Promise<SearchStats> {
+    return this.call("getSearchStats", { schema: SearchStats });
   }
   /** Deletes an index and its data. */
   async delete(id: string): Promise<void> {

@@ -7,7 +7,9 @@
  * - `npm run conformance`: the service named by MGMT_BASE_URL, MGMT_USERNAME, MGMT_PASSWORD,
  *   MGMT_MESSAGING_URL, MGMT_REGIONAL_MESSAGING_URL, MGMT_MESSAGING_TOKEN (optional:
  *   MGMT_OTHER_USERNAME / MGMT_OTHER_PASSWORD, MGMT_CONFORMANCE_KEY, MGMT_CONFORMANCE_QUEUE);
- *   read-only endpoints unless CONFORMANCE_WRITES=1 (`npm run conformance -- --writes`).
+ *   read-only endpoints unless CONFORMANCE_WRITES=1 (`npm run conformance -- --writes`). Changes to
+ *   the user's existing messaging accounts that bill or revoke credentials (set-plan, which has no
+ *   way back to free; the production pack; token rotation) also need CONFORMANCE_ACCOUNT_CHANGES=1.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -29,10 +31,15 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-/** What a run may do, decided from the environment alone. */
-export function planOf(env: NodeJS.ProcessEnv): { writes: boolean; key: boolean } {
-  if (!env.MGMT_BASE_URL) return { writes: true, key: true };
-  return { writes: env.CONFORMANCE_WRITES === "1", key: !!(env.MGMT_MESSAGING_TOKEN && env.MGMT_CONFORMANCE_KEY) };
+/**
+ * What a run may do, decided from the environment alone. `accountChanges`: change the user's
+ * existing messaging accounts in ways that cost money or break their users (a plan upgrade, the
+ * production pack, a token rotation): always against the emulator, on request against a service.
+ */
+export function planOf(env: NodeJS.ProcessEnv): { writes: boolean; key: boolean; accountChanges: boolean } {
+  if (!env.MGMT_BASE_URL) return { writes: true, key: true, accountChanges: true };
+  const writes = env.CONFORMANCE_WRITES === "1";
+  return { writes, key: !!(env.MGMT_MESSAGING_TOKEN && env.MGMT_CONFORMANCE_KEY), accountChanges: writes && env.CONFORMANCE_ACCOUNT_CHANGES === "1" };
 }
 
 export async function conformanceTarget(): Promise<Target> {
