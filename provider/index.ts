@@ -3,6 +3,8 @@
  */
 export { SearchIndex, type SearchIndexArgs, type SearchIndexTokens } from "./resources/searchIndex/searchIndex";
 export { MessagingBudget, type MessagingBudgetArgs } from "./resources/messagingBudget/messagingBudget";
+export { MessagingAccount, type MessagingAccountArgs } from "./resources/messagingAccount/messagingAccount";
+export { DatabaseBudget, type DatabaseBudgetArgs } from "./resources/databaseBudget/databaseBudget";
 export { MessagingControls, type MessagingControlsArgs, type KeyState, type QueueState } from "./resources/messagingControls";
 export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey/flowControlKey";
 export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue/messagingQueue";

@@ -21,6 +21,8 @@ const TAKEN_OVER: Record<string, (inputs: Record<string, string>) => string> = {
   [`${OUR_TYPES}FlowControlKey`]: (i) => keyId({ region: i.region, key: i.key }),
   [`${OUR_TYPES}MessagingQueue`]: (i) => queueId({ region: i.region, queue: i.queue }),
   [`${OUR_TYPES}MessagingBudget`]: (i) => i.accountId,
+  [`${OUR_TYPES}MessagingAccount`]: (i) => i.accountId,
+  [`${OUR_TYPES}DatabaseBudget`]: (i) => i.databaseId,
 };
 
 interface PendingOperation {
@@ -98,7 +100,7 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
       // Imported with how the object was found: the refresh below works out what the run changed.
       const id = takenOver(inputs as Record<string, string>);
       resources.push({ ...op.resource, id, outputs: { ...inputs } });
-      report.imported.push({ urn: op.resource.urn, id, name: String(inputs.key ?? inputs.queue ?? inputs.accountId) });
+      report.imported.push({ urn: op.resource.urn, id, name: String(inputs.key ?? inputs.queue ?? inputs.accountId ?? inputs.databaseId) });
       continue;
     }
     const found = op.resource.type === SEARCH_INDEX_TYPE ? provenIndex(inputs, existing) : undefined;

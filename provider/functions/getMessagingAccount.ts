@@ -1,28 +1,48 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MESSAGING_REGIONS, type MessagingRegion } from "../api/schemas";
+import { NotFoundError } from "../api/errors";
+import { MESSAGING_REGIONS, camelize, type MessagingRegion } from "../api/schemas";
+import { programClient } from "../resources/programClient";
 import { UserError } from "../userError";
 import { getMessagingAccounts, type MessagingAccount } from "./getMessagingAccounts";
 
+/** By id; or, without one, the first active account in a region (of a type). */
+export interface GetMessagingAccountArgs {
+  /** The account's id: read with one call (`GET /v2/messaging/user/:id`). */
+  id?: string;
+  region?: MessagingRegion;
+  /** With `region`: the first active account of this type; default: the first active one. */
+  type?: "free" | "paid";
+}
 export interface GetMessagingAccountOutputArgs {
-  region: pulumi.Input<MessagingRegion>;
-  /** The first active account of this type; default: the first active one. */
+  id?: pulumi.Input<string>;
+  region?: pulumi.Input<MessagingRegion>;
   type?: pulumi.Input<"free" | "paid">;
 }
 export type GetMessagingAccountResult = MessagingAccount;
 
+/** One messaging account, tokens included: use the Output form to keep them secret. */
+export async function getMessagingAccount(args: GetMessagingAccountArgs): Promise<GetMessagingAccountResult> {
+  if (args.id !== undefined) {
+    try {
+      return camelize(await programClient().messagingAccounts.get(args.id));
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new UserError(`getMessagingAccount: id: no messaging account "${args.id}" for this user (getMessagingAccounts() lists them)`);
+      throw err;
+    }
+  }
+  const { region, type } = args;
+  if (!region || !(MESSAGING_REGIONS as readonly string[]).includes(region)) {
+    throw new UserError(`getMessagingAccount: give id, or region (one of ${MESSAGING_REGIONS.join(", ")}), got ${region === undefined ? "neither" : `region "${region}"`}`);
+  }
+  const found = (await getMessagingAccounts()).find((a) => a.region === region && !a.deletionTime && (!type || a.type === type));
+  if (!found) throw new UserError(`getMessagingAccount: no active messaging account in ${region}${type ? ` of type ${type}` : ""} for this user`);
+  return found;
+}
+
 /**
- * One active account in a region, as a secret Output: the usual way to feed `MessagingControls`
- * its region and token.
+ * One account as a secret Output: the usual way to feed `MessagingControls` its region and
+ * token.
  */
 export function getMessagingAccountOutput(args: GetMessagingAccountOutputArgs): pulumi.Output<GetMessagingAccountResult> {
-  return pulumi.secret(
-    pulumi.all([args.region, args.type, getMessagingAccounts()]).apply(([region, type, accounts]) => {
-      if (!(MESSAGING_REGIONS as readonly string[]).includes(region)) {
-        throw new UserError(`getMessagingAccountOutput: region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
-      }
-      const found = accounts.find((a) => a.region === region && !a.deletionTime && (!type || a.type === type));
-      if (!found) throw new UserError(`getMessagingAccountOutput: no active messaging account in ${region}${type ? ` of type ${type}` : ""} for this user`);
-      return found;
-    }),
-  );
+  return pulumi.secret(pulumi.all([args.id, args.region, args.type]).apply(([id, region, type]) => getMessagingAccount({ id, region, type })));
 }

@@ -27,8 +27,35 @@ export class IdentityMismatchError extends UserError {
   override readonly name = "IdentityMismatchError";
 }
 
+/**
+ * Token identities this provider process rotated into new ones (MessagingAccount's
+ * `tokenRotation`): a key or queue fed from the account's token acts with the new token in the
+ * same `up`, and the new token is the same account's. Only rotations made in this very run count,
+ * which is what makes them proof; kept on `globalThis` like takeovers.ts.
+ */
+const ROTATIONS = Symbol.for("pulumi-mgmt.rotatedThisRun");
+function rotations(): Map<string, string> {
+  const holder = globalThis as { [ROTATIONS]?: Map<string, string> };
+  return (holder[ROTATIONS] ??= new Map());
+}
+
+/** This run replaced `oldToken` by `newToken` (one account's). */
+export function recordRotation(oldToken: string, newToken: string): void {
+  if (oldToken !== newToken) rotations().set(tokenIdentity(oldToken), tokenIdentity(newToken));
+}
+
+function rotatedInto(recorded: string, current: string): boolean {
+  const seen = new Set<string>();
+  for (let id = rotations().get(recorded); id !== undefined && !seen.has(id); id = rotations().get(id)) {
+    if (id === current) return true;
+    seen.add(id);
+  }
+  return false;
+}
+
 /** No identity is recorded only in a resource recovery just imported (before.ts): its refresh records one. */
-const isSameOrMoved = (recorded: string | undefined, current: string, settings: Settings) => recorded === undefined || recorded === current || settings.movedFrom === recorded;
+const isSameOrMoved = (recorded: string | undefined, current: string, settings: Settings) =>
+  recorded === undefined || recorded === current || settings.movedFrom === recorded || rotatedInto(recorded, current);
 
 function howToMove(current: string, recorded: string): string {
   return (

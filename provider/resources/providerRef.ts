@@ -14,7 +14,7 @@
  *
  * PERMANENT PATHS: from 0.1.0 on, both forms name `pulumi-mgmt/internal/providers/<name>` in users'
  * state, and `refresh`, `up` and `destroy` load it from whatever release is installed then. Never
- * rename or remove `internal/providers/{searchIndex,messagingBudget,flowControlKey,messagingQueue}`
+ * rename or remove `internal/providers/{searchIndex,messagingBudget,flowControlKey,messagingQueue,messagingAccount,databaseBudget}`
  * (nor any added later), and keep each one's exports object a provider (`providerModule`).
  */
 import { existsSync, realpathSync } from "node:fs";
@@ -25,7 +25,7 @@ import { programSettings } from "./programClient";
 import { thinProvider } from "./thinProvider";
 
 /** The providers, by the name of their module under `internal/providers/` (permanent: see above). */
-export type ProviderName = "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue";
+export type ProviderName = "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue" | "messagingAccount" | "databaseBudget";
 
 const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
 

@@ -25,7 +25,8 @@ function table(): Set<string> {
 /** One live object, named the same way by its create and by any later delete. */
 export type ObjectRef =
   | { kind: "search index"; id: string }
-  | { kind: "messaging budget"; accountId: string }
+  | { kind: "messaging budget" | "messaging account"; accountId: string }
+  | { kind: "database budget"; databaseId: string }
   | { kind: "flow control key" | "queue"; identity: string | undefined; region: string; name: string };
 
 function keyOf(ref: ObjectRef): string {
@@ -33,7 +34,10 @@ function keyOf(ref: ObjectRef): string {
     case "search index":
       return `${ref.kind}:${ref.id}`;
     case "messaging budget":
+    case "messaging account":
       return `${ref.kind}:${ref.accountId}`;
+    case "database budget":
+      return `${ref.kind}:${ref.databaseId}`;
     default:
       return `${ref.kind}:${ref.identity ?? ""}/${ref.region}/${ref.name}`;
   }

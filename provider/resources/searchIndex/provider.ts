@@ -19,6 +19,7 @@ import { apiClient } from "../../runtime";
 import { UserError } from "../../userError";
 import { confirmGone, goneIfNotFound, managementIdentity } from "../identity";
 import { applyToSharedList, sharedList } from "../sharedList";
+import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
@@ -27,11 +28,12 @@ function tokensOf(token: string, readOnlyToken: string | undefined): SearchIndex
   return readOnlyToken === undefined ? { token } : { token, readOnlyToken };
 }
 
-function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt">, managedBy: string): SearchIndexOutputs {
+function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt" | "tokenRotation">, managedBy: string): SearchIndexOutputs {
   const outs: SearchIndexOutputs = { name: record.name, region: inputs.region, type: record.type, deployedRegion: record.region, tokens: tokensOf(record.token, record.read_only_token), managedBy };
   if (record.endpoint !== undefined) outs.endpoint = record.endpoint;
   if (inputs.autoName !== undefined) outs.autoName = inputs.autoName;
   if (inputs.adopt !== undefined) outs.adopt = inputs.adopt;
+  if (inputs.tokenRotation !== undefined) outs.tokenRotation = inputs.tokenRotation;
   return outs;
 }
 
@@ -169,7 +171,7 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     }
     const renames = news.name !== undefined && olds.name !== news.name;
     // Adopting or handing over changes what destroy does: the preview shows it (an update, no call).
-    const changes = replaces.length > 0 || renames || olds.type !== news.type || olds.adopt !== news.adopt;
+    const changes = replaces.length > 0 || renames || olds.type !== news.type || olds.adopt !== news.adopt || rotationDue(olds.tokenRotation, news.tokenRotation);
     return {
       changes,
       replaces,
@@ -205,6 +207,7 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     if (props.autoName !== undefined) inputs.autoName = props.autoName;
     if (props.adopt !== undefined) inputs.adopt = props.adopt;
     if (props.found !== undefined) outs.found = props.found;
+    if (props.tokenRotation !== undefined) inputs.tokenRotation = props.tokenRotation;
     return { id, props: outs, inputs: readInputs<SearchIndexOutputs>(inputs) };
   },
 
@@ -222,7 +225,17 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     }
     // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
     if (olds.type !== news.type) await client.searchIndexes.setPlan(id, news.type).catch(guard);
-    const outs: SearchIndexOutputs = { name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens: olds.tokens, managedBy: managementIdentity(client.settings) };
+    // A new tokenRotation value: both tokens replaced in place, and the new ones returned, so that
+    // whatever consumes them is updated in this same `up`.
+    let tokens = olds.tokens;
+    if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
+      await rotateOnce(async () => (await client.searchIndexes.get(id)).token, () => client.searchIndexes.resetTokens(id)).catch(guard);
+      const rotated = await client.searchIndexes.get(id).catch(guard);
+      tokens = tokensOf(rotated.token, rotated.read_only_token);
+    }
+    const outs: SearchIndexOutputs = { name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens, managedBy: managementIdentity(client.settings) };
+    const rotation = news.tokenRotation ?? olds.tokenRotation;
+    if (rotation !== undefined) outs.tokenRotation = rotation;
     if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
     // Still adopted: how it was before this stack first changed it is what destroy gives back.

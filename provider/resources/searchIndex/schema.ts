@@ -2,6 +2,7 @@
  * What the SearchIndex provider receives (after `check`) and what the stack stores of an index.
  */
 import { z } from "zod";
+import { tokenRotation } from "../rotation";
 import { AVAILABLE_SEARCH_TYPES, SEARCH_REGIONS, SEARCH_TYPES, indexName, type Reported, type SearchRegion, type SearchType } from "../../api/schemas";
 
 /** Inputs as the provider sees them after `check`. */
@@ -15,6 +16,7 @@ export const Inputs = z.object({
   adopt: z.string().min(1, "must not be empty (give an index id or name, or leave adopt out)").optional(),
   /** Set when `name` was not given: the generated name, which only this resource ever uses. */
   autoName: z.string().optional(),
+  tokenRotation: tokenRotation.optional(),
 });
 export type Inputs = z.infer<typeof Inputs>;
 
@@ -51,6 +53,8 @@ export interface SearchIndexOutputs {
   found?: FoundIndex;
   /** The identity that manages the index (identity.ts). */
   managedBy: string;
+  /** The last `tokenRotation` value acted on (or recorded at create, which does not rotate). */
+  tokenRotation?: string;
 }
 
 export interface FoundIndex {

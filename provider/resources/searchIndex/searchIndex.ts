@@ -29,6 +29,13 @@ export interface SearchIndexArgs {
    * removing `adopt` later hands the index to the stack, whose destroy then deletes it.
    */
   adopt?: pulumi.Input<string>;
+  /**
+   * Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens
+   * in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same
+   * `up`, so whatever consumes them is updated with them. Creating with a value does not rotate;
+   * removing the value does nothing.
+   */
+  tokenRotation?: pulumi.Input<string>;
 }
 
 /**
@@ -61,6 +68,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
     // Only keys a program can read: every key costs the SDK an Output and a round of serialization.
     const props: pulumi.Inputs = { ...STORED_PLACEHOLDERS, name: args.name, region: args.region, type: args.type };
     if (args.adopt !== undefined) props.adopt = args.adopt;
+    if (args.tokenRotation !== undefined) props.tokenRotation = args.tokenRotation;
     // Unknown in a preview: a name drawn now would not be the one `up` draws.
     if (args.name === undefined && args.adopt === undefined) props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
     super(providerFor("searchIndex"), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "tokens"] }, "mgmt", "SearchIndex");

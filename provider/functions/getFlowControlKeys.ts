@@ -1,0 +1,27 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { FlowControlInfo, MessagingRegion } from "../api/schemas";
+import { programClient } from "../resources/programClient";
+import { getMessagingAccount } from "./getMessagingAccount";
+
+export interface GetFlowControlKeysArgs {
+  /** The account's token; default: mgmt:messagingToken, or with `region` the first active account there. */
+  token?: string;
+  /** Without `token`: read the keys of the user's first active account in this region. */
+  region?: MessagingRegion;
+}
+export interface GetFlowControlKeysOutputArgs {
+  token?: pulumi.Input<string>;
+  region?: pulumi.Input<MessagingRegion>;
+}
+/** Every key of the account, as `getFlowControl` reports each; never the token. */
+export type GetFlowControlKeysResult = FlowControlInfo[];
+
+export async function getFlowControlKeys(args: GetFlowControlKeysArgs = {}): Promise<GetFlowControlKeysResult> {
+  const token = args.token ?? (args.region !== undefined ? (await getMessagingAccount({ region: args.region })).token : undefined);
+  return programClient().flowControl({ token }).list();
+}
+
+/** Secret when the token is: as Pulumi does for anything computed from a secret. */
+export function getFlowControlKeysOutput(args: GetFlowControlKeysOutputArgs = {}): pulumi.Output<GetFlowControlKeysResult> {
+  return pulumi.all([args.token, args.region]).apply(([token, region]) => getFlowControlKeys({ token, region }));
+}

@@ -1,0 +1,27 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Stats, StatsPeriod } from "../api/schemas";
+import { programClient } from "../resources/programClient";
+import { periodArg, validArg } from "./validArgs";
+
+export interface GetMessagingAccountStatsArgs {
+  id: string;
+  /** One of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. */
+  period?: StatsPeriod;
+}
+export interface GetMessagingAccountStatsOutputArgs {
+  id: pulumi.Input<string>;
+  period?: pulumi.Input<StatsPeriod>;
+}
+/** Daily series and totals, as the service gives them. */
+export type GetMessagingAccountStatsResult = Stats;
+
+/** One messaging account's usage over a period. */
+export async function getMessagingAccountStats(args: GetMessagingAccountStatsArgs): Promise<GetMessagingAccountStatsResult> {
+  const id = validArg("getMessagingAccountStats", "id", z.string().min(1, "must not be empty"), args.id);
+  return programClient().messagingAccounts.stats(id, periodArg("getMessagingAccountStats", args.period));
+}
+
+export function getMessagingAccountStatsOutput(args: GetMessagingAccountStatsOutputArgs): pulumi.Output<GetMessagingAccountStatsResult> {
+  return pulumi.all([args.id, args.period]).apply(([id, p]) => getMessagingAccountStats({ id, period: p }));
+}

@@ -1,0 +1,26 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Stats, StatsPeriod } from "../api/schemas";
+import { programClient } from "../resources/programClient";
+import { periodArg, validArg } from "./validArgs";
+
+export interface GetSearchIndexStatsArgs {
+  id: string;
+  /** One of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. */
+  period?: StatsPeriod;
+}
+export interface GetSearchIndexStatsOutputArgs {
+  id: pulumi.Input<string>;
+  period?: pulumi.Input<StatsPeriod>;
+}
+/** Metrics and time series of `{x, y}` points, as the service gives them. */
+export type GetSearchIndexStatsResult = Stats;
+
+/** One index's usage over a period. */
+export async function getSearchIndexStats(args: GetSearchIndexStatsArgs): Promise<GetSearchIndexStatsResult> {
+  return programClient().searchIndexes.stats(validArg("getSearchIndexStats", "id", z.string().min(1, "must not be empty"), args.id), periodArg("getSearchIndexStats", args.period));
+}
+
+export function getSearchIndexStatsOutput(args: GetSearchIndexStatsOutputArgs): pulumi.Output<GetSearchIndexStatsResult> {
+  return pulumi.all([args.id, args.period]).apply(([id, p]) => getSearchIndexStats({ id, period: p }));
+}

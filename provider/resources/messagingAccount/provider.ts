@@ -1,0 +1,174 @@
+/**
+ * MessagingAccount: an existing messaging account's credentials, plan and production pack, as
+ * desired state (the API cannot create or delete an account).
+ *
+ * - `tokenRotation`: a new value replaces the account's tokens (rotate-token); the old ones stop
+ *   working at once. The new token is an output of the same update, so keys and queues fed from
+ *   it act with it in this `up`; the identity guard accepts the new token because this run made
+ *   it (identity.ts `recordRotation`).
+ * - `plan`: moves the account to a paid or fixed plan (set-plan). There is no way back to free:
+ *   `check` refuses "free", so a preview fails. Destroy leaves the plan.
+ * - `prodPack`: on or off. Destroy, or leaving it out later, gives back the value found before
+ *   this stack changed it, while the stack's value is still in place.
+ * - The budget is MessagingBudget's; two MessagingAccount resources for one account fail at
+ *   preview, naming both (claims.ts).
+ * Refresh reads the account: plan, production pack and tokens as the service has them, so the next
+ * preview shows the way back to what is declared.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { MgmtClient } from "../../api/client";
+import { ApiError, NotFoundError } from "../../api/errors";
+import type { MessagingAccountRecord } from "../../api/schemas";
+import { apiClient } from "../../runtime";
+import { UserError } from "../../userError";
+import { isRecovered, withBefore } from "../before";
+import { claim } from "../claims";
+import { confirmGone, goneIfNotFound, managementIdentity, recordRotation } from "../identity";
+import { rotateOnce, rotationDue } from "../rotation";
+import { recordTakeover, takenOverThisRun } from "../takeovers";
+import { checkWithSettings, readInputs } from "../validation";
+import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
+
+const accountLabel = (id: string) => `messaging account "${id}"`;
+const notFound = (id: string) => new UserError(`${accountLabel(id)} not found for this user: check accountId (getMessagingAccounts() lists them)`);
+
+/** The account, or undefined when this user has no live account of that id. */
+async function readAccount(client: MgmtClient, id: string): Promise<MessagingAccountRecord | undefined> {
+  try {
+    const record = await client.messagingAccounts.get(id);
+    return record.deletion_time ? undefined : record;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+function outputsOf(record: MessagingAccountRecord, kept: Pick<MessagingAccountOutputs, "foundProdPack" | "prodPackSet" | "tokenRotation">, managedBy: string): MessagingAccountOutputs {
+  const outs: MessagingAccountOutputs = {
+    accountId: record.id,
+    token: record.token,
+    plan: planOf(record),
+    prodPack: record.prod_pack_enabled ?? false,
+    region: record.region,
+    foundProdPack: kept.foundProdPack,
+    managedBy,
+  };
+  if (record.read_only_token !== undefined) outs.readOnlyToken = record.read_only_token;
+  if (record.type !== undefined) outs.type = record.type;
+  if (record.reserved_type !== undefined) outs.reservedType = record.reserved_type;
+  if (record.state !== undefined) outs.state = record.state;
+  if (kept.prodPackSet !== undefined) outs.prodPackSet = kept.prodPackSet;
+  if (kept.tokenRotation !== undefined) outs.tokenRotation = kept.tokenRotation;
+  return outs;
+}
+
+export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, MessagingAccountOutputs> = {
+  async check(olds, news) {
+    const result = checkWithSettings(Inputs, news, ["management"]);
+    const conflict = claim("MessagingAccount", "accountId", news.accountId, news.resourceName, `the plan, production pack and tokens of messaging account "${news.accountId}"`);
+    if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
+    return withBefore(result, olds, async () => {
+      if (typeof news.accountId !== "string") return undefined;
+      const record = await readAccount(apiClient(), news.accountId);
+      return record ? { prodPack: record.prod_pack_enabled ?? false } : undefined;
+    });
+  },
+
+  async diff(_id, olds: MessagingAccountOutputs, news: Inputs) {
+    const replaces = olds.accountId !== news.accountId ? ["accountId"] : [];
+    const changes =
+      replaces.length > 0 ||
+      rotationDue(olds.tokenRotation, news.tokenRotation) ||
+      (news.plan !== undefined && news.plan !== olds.plan) ||
+      (news.prodPack !== undefined && news.prodPack !== olds.prodPack) ||
+      // A production pack this stack set and no longer declares goes back to what was found.
+      (news.prodPack === undefined && olds.prodPackSet !== undefined);
+    return { changes, replaces };
+  },
+
+  async create(news: Inputs) {
+    const { before, ...inputs } = Inputs.parse(news);
+    const client = apiClient();
+    const id = inputs.accountId;
+    const about = (err: unknown) => (err instanceof ApiError ? err.about(accountLabel(id)) : err);
+    let record = await readAccount(client, id).catch((err) => Promise.reject(about(err)));
+    if (!record) throw notFound(id);
+    recordTakeover({ kind: "messaging account", accountId: id });
+    const foundProdPack = before?.prodPack ?? record.prod_pack_enabled ?? false;
+    let changed = false;
+    if (inputs.plan !== undefined && inputs.plan !== planOf(record)) {
+      await client.messagingAccounts.setPlan(id, inputs.plan).catch((err) => Promise.reject(about(err)));
+      changed = true;
+    }
+    if (inputs.prodPack !== undefined && inputs.prodPack !== (record.prod_pack_enabled ?? false)) {
+      await client.messagingAccounts.setProdPack(id, inputs.prodPack).catch((err) => Promise.reject(about(err)));
+      changed = true;
+    }
+    if (changed) record = await client.messagingAccounts.get(id);
+    // Creating with a tokenRotation value records it: the next new value rotates.
+    const prodPackSet = inputs.prodPack !== undefined && inputs.prodPack !== foundProdPack ? inputs.prodPack : undefined;
+    return { id, outs: outputsOf(record, { foundProdPack, prodPackSet, tokenRotation: inputs.tokenRotation }, managementIdentity(client.settings)) };
+  },
+
+  async read(id, stored) {
+    const props = stored!; // the engine always passes what it recorded
+    const client = apiClient();
+    const record = await readAccount(client, id);
+    if (!record) {
+      confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
+      return {};
+    }
+    let kept: Pick<MessagingAccountOutputs, "foundProdPack" | "prodPackSet" | "tokenRotation"> = props;
+    if (isRecovered(props)) {
+      // Imported by recovery (before.ts): the interrupted create set the production pack only if the declared value is in place.
+      const { before, prodPack } = props as unknown as Inputs;
+      const current = record.prod_pack_enabled ?? false;
+      kept = { foundProdPack: before!.prodPack, prodPackSet: prodPack !== undefined && prodPack === current && prodPack !== before!.prodPack ? prodPack : undefined, tokenRotation: props.tokenRotation };
+    }
+    const outs = outputsOf(record, kept, managementIdentity(client.settings));
+    return { id, props: outs, inputs: readInputs<MessagingAccountOutputs>(outs.tokenRotation === undefined ? { accountId: id } : { accountId: id, tokenRotation: outs.tokenRotation }) };
+  },
+
+  async update(id, olds: MessagingAccountOutputs, news: Inputs) {
+    const client = apiClient();
+    const guard = (err: unknown): never => {
+      if (goneIfNotFound(err, accountLabel(id), olds.managedBy, managementIdentity(client.settings), client.settings)) throw notFound(id);
+      throw err instanceof ApiError ? err.about(accountLabel(id)) : err;
+    };
+    if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
+      const { before } = await rotateOnce(async () => (await client.messagingAccounts.get(id)).token, () => client.messagingAccounts.rotateToken(id)).catch(guard);
+      const now = (await client.messagingAccounts.get(id).catch(guard)).token;
+      // Keys and queues of this stack still record the old token's identity: it is this account's.
+      recordRotation(olds.token, now);
+      recordRotation(before, now);
+    }
+    if (news.plan !== undefined && news.plan !== olds.plan) await client.messagingAccounts.setPlan(id, news.plan).catch(guard);
+    let prodPackSet = olds.prodPackSet;
+    if (news.prodPack !== undefined) {
+      if (news.prodPack !== olds.prodPack) await client.messagingAccounts.setProdPack(id, news.prodPack).catch(guard);
+      prodPackSet = news.prodPack !== olds.foundProdPack ? news.prodPack : undefined;
+    } else if (olds.prodPackSet !== undefined) {
+      // No longer declared: given back, while the stack's value is still in place.
+      if (olds.prodPack === olds.prodPackSet && olds.prodPackSet !== olds.foundProdPack) await client.messagingAccounts.setProdPack(id, olds.foundProdPack).catch(guard);
+      prodPackSet = undefined;
+    }
+    const record = await client.messagingAccounts.get(id).catch(guard);
+    const tokenRotation = news.tokenRotation ?? olds.tokenRotation;
+    return { outs: outputsOf(record, { foundProdPack: olds.foundProdPack, prodPackSet, tokenRotation }, managementIdentity(client.settings)) };
+  },
+
+  async delete(id, props: MessagingAccountOutputs) {
+    // The plan stays (there is no way back to free); only a production pack this stack changed is given back.
+    if (props.prodPackSet === undefined || props.prodPackSet === props.foundProdPack) return;
+    // Renamed in code (or replaced): the resource that took the account over in this run keeps it.
+    if (takenOverThisRun({ kind: "messaging account", accountId: id })) return;
+    const client = apiClient();
+    const record = await readAccount(client, id);
+    if (!record) return confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
+    // Someone changed it since: theirs.
+    if ((record.prod_pack_enabled ?? false) !== props.prodPackSet) return;
+    await client.messagingAccounts.setProdPack(id, props.foundProdPack).catch((err) => {
+      if (!goneIfNotFound(err, accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings)) throw err;
+    });
+  },
+};

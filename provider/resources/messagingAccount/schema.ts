@@ -1,0 +1,58 @@
+/**
+ * What the MessagingAccount provider receives (after `check`) and what the stack stores.
+ */
+import { z } from "zod";
+import { MESSAGING_PLANS, type MessagingAccountRecord, type MessagingRegion, type Reported } from "../../api/schemas";
+import { tokenRotation } from "../rotation";
+
+const plans = MESSAGING_PLANS.map((p) => `"${p}"`).join(", ");
+
+export const Inputs = z.object({
+  accountId: z.string({ error: "must be a string" }).min(1, "must not be empty (give a messaging account id)"),
+  tokenRotation: tokenRotation.optional(),
+  plan: z
+    .enum(MESSAGING_PLANS, {
+      error: (issue) =>
+        issue.input === "free"
+          ? `"free" cannot be set: the service has no way back to the free plan; use one of ${plans}, or leave plan out`
+          : `must be one of ${plans}`,
+    })
+    .optional(),
+  prodPack: z.boolean({ error: "must be true or false" }).optional(),
+  /** The Pulumi resource name, so that a conflict can name both resources. */
+  resourceName: z.string().optional(),
+  /** The account as `check` found it before this stack acted (before.ts). */
+  before: z.object({ prodPack: z.boolean() }).optional(),
+});
+export type Inputs = z.infer<typeof Inputs>;
+
+export interface MessagingAccountOutputs {
+  accountId: string;
+  /** Secret. */
+  token: string;
+  /** Secret. */
+  readOnlyToken?: string;
+  /** The plan as the service reports it: "free", "paid", or a fixed tier ("fixed_1m"...). */
+  plan: Reported<"free" | (typeof MESSAGING_PLANS)[number]>;
+  /** The production pack as the service reports it. */
+  prodPack: boolean;
+  type?: string;
+  reservedType?: string;
+  region: Reported<MessagingRegion>;
+  state?: string;
+  /** The production pack as found before this stack first changed it: what destroy gives back. */
+  foundProdPack: boolean;
+  /** The value this stack set the production pack to, when it changed it. */
+  prodPackSet?: boolean;
+  /** The last `tokenRotation` value acted on (or recorded at create, which does not rotate). */
+  tokenRotation?: string;
+  /** The identity that manages the account (identity.ts). */
+  managedBy: string;
+}
+
+/** The plan an account is on, in the names `plan` takes: a fixed tier is reported in `reserved_type`. */
+export function planOf(record: MessagingAccountRecord): MessagingAccountOutputs["plan"] {
+  if (record.type !== "paid") return record.type ?? "free";
+  const tier = /^messaging_(fixed_\w+)$/.exec(record.reserved_type ?? "")?.[1];
+  return tier ?? (record.reserved_type ? record.reserved_type : "paid");
+}
