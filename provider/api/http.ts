@@ -68,11 +68,29 @@ class WholeAnswer implements Handler {
   private headers: Record<string, string | string[] | undefined> = {};
   private statusMessage = "";
   private readonly chunks: Buffer[] = [];
+  /** Set once the complete answer is being handed on: an abort then ends the replay. */
+  private replay?: { abort(reason: Error): void };
 
   constructor(private readonly handler: Handler) {}
 
   onRequestStart(controller: Controller, context: unknown): void {
-    this.handler.onRequestStart?.(controller, context);
+    // An abort (the total timeout) that arrives while the retry handler waits on a replayed
+    // answer must end the wait: the request below is complete, and would ignore it.
+    const routed: Controller = {
+      pause: () => controller.pause(),
+      resume: () => controller.resume(),
+      abort: (reason: Error) => (this.replay ? this.replay.abort(reason) : controller.abort(reason)),
+      get paused() {
+        return controller.paused;
+      },
+      get aborted() {
+        return controller.aborted;
+      },
+      get reason() {
+        return controller.reason;
+      },
+    };
+    this.handler.onRequestStart?.(routed, context);
   }
   onResponseStart(_c: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
     this.status = statusCode;
@@ -82,13 +100,14 @@ class WholeAnswer implements Handler {
   onResponseData(_c: Controller, chunk: Buffer): void {
     this.chunks.push(chunk);
   }
-  onResponseEnd(upstream: Controller, trailers: Record<string, string | string[] | undefined>): void {
+  onResponseEnd(_upstream: Controller, trailers: Record<string, string | string[] | undefined>): void {
     const steps = [
       (c: Controller) => this.handler.onResponseStart?.(c, this.status, this.headers, this.statusMessage),
       (c: Controller) => this.chunks.length > 0 && this.handler.onResponseData?.(c, Buffer.concat(this.chunks)),
       (c: Controller) => this.handler.onResponseEnd?.(c, trailers),
     ];
     let paused = false;
+    let abortedBy: Error | null = null;
     const run = () => {
       while (!paused && steps.length > 0) steps.shift()!(replay);
     };
@@ -99,17 +118,23 @@ class WholeAnswer implements Handler {
         paused = false;
         run();
       },
-      abort: (reason: Error) => upstream.abort(reason),
+      abort: (reason: Error) => {
+        if (abortedBy || steps.length === 0) return;
+        abortedBy = reason;
+        steps.length = 0;
+        this.handler.onResponseError?.(replay, reason);
+      },
       get paused() {
         return paused;
       },
       get aborted() {
-        return upstream.aborted;
+        return abortedBy !== null;
       },
       get reason() {
-        return upstream.reason;
+        return abortedBy;
       },
     };
+    this.replay = replay;
     run();
   }
   onResponseError(controller: Controller, err: Error): void {

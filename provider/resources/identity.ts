@@ -34,23 +34,42 @@ export class IdentityMismatchError extends UserError {
  * which is what makes them proof; kept on `globalThis` like takeovers.ts.
  */
 const ROTATIONS = Symbol.for("pulumi-mgmt.rotatedThisRun");
-function rotations(): Map<string, string> {
-  const holder = globalThis as { [ROTATIONS]?: Map<string, string> };
-  return (holder[ROTATIONS] ??= new Map());
+interface Rotations {
+  identities: Map<string, string>;
+  /** Old token to new, in memory only: a delete later in the run must not send a revoked token. */
+  tokens: Map<string, string>;
+}
+function rotations(): Rotations {
+  const holder = globalThis as { [ROTATIONS]?: Rotations };
+  return (holder[ROTATIONS] ??= { identities: new Map(), tokens: new Map() });
 }
 
 /** This run replaced `oldToken` by `newToken` (one account's). */
 export function recordRotation(oldToken: string, newToken: string): void {
-  if (oldToken !== newToken) rotations().set(tokenIdentity(oldToken), tokenIdentity(newToken));
+  if (oldToken === newToken) return;
+  rotations().identities.set(tokenIdentity(oldToken), tokenIdentity(newToken));
+  rotations().tokens.set(oldToken, newToken);
 }
 
-function rotatedInto(recorded: string, current: string): boolean {
-  const seen = new Set<string>();
-  for (let id = rotations().get(recorded); id !== undefined && !seen.has(id); id = rotations().get(id)) {
-    if (id === current) return true;
-    seen.add(id);
+/** The last of a chain of rotations this run made, starting at `start` (itself when none). */
+function latest(map: Map<string, string>, start: string): string {
+  const seen = new Set<string>([start]);
+  let at = start;
+  for (let next = map.get(at); next !== undefined && !seen.has(next); next = map.get(at)) {
+    seen.add(next);
+    at = next;
   }
-  return false;
+  return at;
+}
+
+/** The token this run rotated `token` into, if it did; else `token` itself. */
+export const latestToken = (token: string | undefined): string | undefined => (token === undefined ? undefined : latest(rotations().tokens, token));
+
+/** The identity this run rotated `identity` into, if it did; else `identity` itself. */
+export const latestIdentity = (identity: string | undefined): string | undefined => (identity === undefined ? undefined : latest(rotations().identities, identity));
+
+function rotatedInto(recorded: string, current: string): boolean {
+  return recorded !== current && latest(rotations().identities, recorded) === current;
 }
 
 /** No identity is recorded only in a resource recovery just imported (before.ts): its refresh records one. */

@@ -19,14 +19,13 @@ const ROTATE_ATTEMPTS = 3;
  * Rotates once. A rotation is not harmless to resend (each one revokes the tokens the last one
  * made), so after an ambiguous answer the current token is read back and compared with the one
  * read before: changed, the rotation happened; unchanged, it surely did not, and is sent again.
- * Returns the token read before.
+ * Returns the token read before, and the rotation's answer when there was one.
  */
-export async function rotateOnce(currentToken: () => Promise<string>, rotate: () => Promise<unknown>): Promise<{ before: string }> {
+export async function rotateOnce<T>(currentToken: () => Promise<string>, rotate: () => Promise<T>): Promise<{ before: string; answer?: T }> {
   const before = await currentToken();
   for (let attempt = 1; ; attempt++) {
     try {
-      await rotate();
-      return { before };
+      return { before, answer: await rotate() };
     } catch (err) {
       if (!(err instanceof ApiError && err.isAmbiguous)) throw err;
       if ((await currentToken()) !== before) return { before };

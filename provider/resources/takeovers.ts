@@ -14,6 +14,8 @@
  * this very run. Kept on `globalThis`, because two copies of this module (two installed copies of
  * the package) may serve one run.
  */
+import { latestIdentity } from "./identity";
+
 const TABLE = Symbol.for("pulumi-mgmt.takenOverThisRun");
 type Holder = { [TABLE]?: Set<string> };
 
@@ -48,7 +50,11 @@ export function recordTakeover(ref: ObjectRef): void {
   table().add(keyOf(ref));
 }
 
-/** True when a resource of this run took `ref` over: a delete then releases it, and gives nothing back. */
+/**
+ * True when a resource of this run took `ref` over: a delete then releases it, and gives nothing
+ * back. A key or queue recorded under a token this run rotated is found under the new token too.
+ */
 export function takenOverThisRun(ref: ObjectRef): boolean {
-  return table().has(keyOf(ref));
+  if (table().has(keyOf(ref))) return true;
+  return "identity" in ref && ref.identity !== undefined && table().has(keyOf({ ...ref, identity: latestIdentity(ref.identity) }));
 }

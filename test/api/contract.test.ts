@@ -387,6 +387,16 @@ describe("retries", () => {
     expect(emu.requests().filter((r) => r.method === "POST")).toHaveLength(1); // committed, maybe: the caller reconciles
   });
 
+  test("the total timeout ends a wait on Retry-After: the operation fails on time, not when the service said", async () => {
+    const impatient = clientFor(settingsFor(emu.users[0], { totalTimeoutMs: "1500" }));
+    emu.addFault({ method: "GET", status: 429, retryAfter: 20, times: 5 });
+    const started = Date.now();
+    const err = await failure(impatient.searchIndexes.list());
+    expect(err.message).toMatch(/total timeout/);
+    expect(Date.now() - started).toBeLessThan(10_000); // the service asked for 20 s
+    expect(emu.requests()).toHaveLength(1);
+  });
+
   test("a base URL that refuses connections fails with advice naming mgmt:baseUrl", async () => {
     const nowhere = new MgmtClient(resolveSettings((k) => ({ "mgmt:baseUrl": "http://127.0.0.1:9", "mgmt:username": "u", "mgmt:password": "p", "mgmt:maxRetries": "1" })[k], {}));
     const err = await failure(nowhere.searchIndexes.list());

@@ -140,6 +140,41 @@ test("plan and production pack converge, refresh shows drift, free fails at prev
   expect(record.reserved_type).toBe("messaging_fixed_10m"); // the plan stays
 });
 
+test("a queue renamed in code in the up that rotates its account's token is released, never deleted with the revoked token", async () => {
+  const { info } = freshMessagingAccount(env);
+  let rotation = "one";
+  let queueResource = "jobs";
+  const s = await env.stack({
+    program: async () => {
+      const account = new MessagingAccount("acct", { accountId: info.id, tokenRotation: rotation });
+      new MessagingQueue(queueResource, { region: "eu-central-1", token: account.token, name: "jobs", parallelism: 2 });
+    },
+  });
+  await s.stack.up();
+  rotation = "two";
+  queueResource = "jobs-renamed";
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(env.emu.requests().filter((r) => r.status === 401)).toEqual([]);
+  expect(env.emu.requests().filter((r) => r.method === "DELETE")).toEqual([]);
+  const token = (await env.client.messagingAccounts.get(info.id)).token;
+  expect((await env.client.queues({ region: "eu-central-1", token }).get("jobs")).parallelism).toBe(2);
+});
+
+test("a production pack someone else turned on is theirs: declaring it later does not turn it off on destroy", async () => {
+  const { info } = freshMessagingAccount(env);
+  let args: Omit<MessagingAccountArgs, "accountId"> = { plan: "paid" };
+  const s = await env.stack({ program: async () => void new MessagingAccount("acct", { accountId: info.id, ...args }) });
+  await s.stack.up();
+  await env.client.messagingAccounts.setProdPack(info.id, true); // an operator, not this stack
+  args = { plan: "paid", prodPack: true };
+  env.emu.resetLog();
+  await s.stack.up();
+  expect(env.emu.requests().filter((r) => /prodpack/.test(r.route))).toEqual([]); // already in place: nothing sent
+  await s.stack.destroy();
+  expect((await env.client.messagingAccounts.get(info.id)).prod_pack_enabled).toBe(true);
+});
+
 test("DatabaseBudget: checks at preview, sets the budget, refresh shows drift, destroy restores the budget found", async () => {
   env.emu.emulator.reset();
   const [db, other] = (await env.client.databases.list()).map((d) => d.database_id);

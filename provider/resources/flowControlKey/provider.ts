@@ -22,7 +22,7 @@ import { NotFoundError } from "../../api/errors";
 import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { isRecovered, withBefore } from "../before";
-import { goneIfNotFound } from "../identity";
+import { goneIfNotFound, latestToken } from "../identity";
 import { act, assertSameAccount, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { checkWithSettings, isUnknown } from "../validation";
@@ -269,7 +269,9 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }) };
   },
 
-  async delete(_id, props: KeyOutputs) {
+  async delete(_id, stored: KeyOutputs) {
+    // A token this run rotated (MessagingAccount) is revoked: act with the one it became.
+    const props = { ...stored, token: latestToken(stored.token) };
     const client = apiClient();
     const label = keyLabel(props.key);
     const t = props.token;

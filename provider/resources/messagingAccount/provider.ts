@@ -135,26 +135,44 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
       if (goneIfNotFound(err, accountLabel(id), olds.managedBy, managementIdentity(client.settings), client.settings)) throw notFound(id);
       throw err instanceof ApiError ? err.about(accountLabel(id)) : err;
     };
-    if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
-      const { before } = await rotateOnce(async () => (await client.messagingAccounts.get(id)).token, () => client.messagingAccounts.rotateToken(id)).catch(guard);
-      const now = (await client.messagingAccounts.get(id).catch(guard)).token;
-      // Keys and queues of this stack still record the old token's identity: it is this account's.
-      recordRotation(olds.token, now);
-      recordRotation(before, now);
+    // How the account is now, not as last recorded: someone may have changed the pack since.
+    let record = await client.messagingAccounts.get(id).catch(guard);
+    const livePack = record.prod_pack_enabled ?? false;
+    let { foundProdPack, prodPackSet } = olds;
+    let changed = false;
+    if (news.plan !== undefined && news.plan !== planOf(record)) {
+      await client.messagingAccounts.setPlan(id, news.plan).catch(guard);
+      changed = true;
     }
-    if (news.plan !== undefined && news.plan !== olds.plan) await client.messagingAccounts.setPlan(id, news.plan).catch(guard);
-    let prodPackSet = olds.prodPackSet;
     if (news.prodPack !== undefined) {
-      if (news.prodPack !== olds.prodPack) await client.messagingAccounts.setProdPack(id, news.prodPack).catch(guard);
-      prodPackSet = news.prodPack !== olds.foundProdPack ? news.prodPack : undefined;
+      // The stack starts managing the pack: how it is now is what destroy gives back.
+      if (olds.prodPackSet === undefined) foundProdPack = livePack;
+      if (news.prodPack !== livePack) {
+        await client.messagingAccounts.setProdPack(id, news.prodPack).catch(guard);
+        changed = true;
+      }
+      prodPackSet = news.prodPack !== foundProdPack ? news.prodPack : undefined;
     } else if (olds.prodPackSet !== undefined) {
       // No longer declared: given back, while the stack's value is still in place.
-      if (olds.prodPack === olds.prodPackSet && olds.prodPackSet !== olds.foundProdPack) await client.messagingAccounts.setProdPack(id, olds.foundProdPack).catch(guard);
+      if (livePack === olds.prodPackSet && olds.prodPackSet !== foundProdPack) {
+        await client.messagingAccounts.setProdPack(id, foundProdPack).catch(guard);
+        changed = true;
+      }
       prodPackSet = undefined;
     }
-    const record = await client.messagingAccounts.get(id).catch(guard);
+    // Rotated last: a failure above must not leave a rotation the service made unrecorded (its
+    // old token revoked, the stack still holding it).
+    if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
+      const { before, answer } = await rotateOnce(async () => (await client.messagingAccounts.get(id)).token, () => client.messagingAccounts.rotateToken(id)).catch(guard);
+      record = answer ?? (await client.messagingAccounts.get(id).catch(guard));
+      // Keys and queues of this stack still record the old token's identity: it is this account's.
+      recordRotation(olds.token, record.token);
+      recordRotation(before, record.token);
+    } else if (changed) {
+      record = await client.messagingAccounts.get(id).catch(guard);
+    }
     const tokenRotation = news.tokenRotation ?? olds.tokenRotation;
-    return { outs: outputsOf(record, { foundProdPack: olds.foundProdPack, prodPackSet, tokenRotation }, managementIdentity(client.settings)) };
+    return { outs: outputsOf(record, { foundProdPack, prodPackSet, tokenRotation }, managementIdentity(client.settings)) };
   },
 
   async delete(id, props: MessagingAccountOutputs) {

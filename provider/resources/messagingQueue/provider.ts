@@ -22,7 +22,7 @@ import { NotFoundError } from "../../api/errors";
 import type { QueueRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { isRecovered, withBefore } from "../before";
-import { goneIfNotFound } from "../identity";
+import { goneIfNotFound, latestToken } from "../identity";
 import { act, assertSameAccount, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { checkWithSettings, isUnknown } from "../validation";
@@ -254,7 +254,9 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     };
   },
 
-  async delete(_id, props: QueueOutputs) {
+  async delete(_id, stored: QueueOutputs) {
+    // A token this run rotated (MessagingAccount) is revoked: act with the one it became.
+    const props = { ...stored, token: latestToken(stored.token) };
     const client = apiClient();
     const t = props.token;
     // Renamed in code (or replaced): the resource that took the queue over in this run keeps it,
