@@ -19,16 +19,15 @@ const ROTATE_ATTEMPTS = 3;
  * Rotates once. A rotation is not harmless to resend (each one revokes the tokens the last one
  * made), so after an ambiguous answer the current token is read back and compared with the one
  * read before: changed, the rotation happened; unchanged, it surely did not, and is sent again.
- * Returns the token read before, and the rotation's answer when there was one.
+ * `before` is the token as read just before; returns the rotation's answer when there was one.
  */
-export async function rotateOnce<T>(currentToken: () => Promise<string>, rotate: () => Promise<T>): Promise<{ before: string; answer?: T }> {
-  const before = await currentToken();
+export async function rotateOnce<T>(before: string, currentToken: () => Promise<string>, rotate: () => Promise<T>): Promise<T | undefined> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { before, answer: await rotate() };
+      return await rotate();
     } catch (err) {
       if (!(err instanceof ApiError && err.isAmbiguous)) throw err;
-      if ((await currentToken()) !== before) return { before };
+      if ((await currentToken()) !== before) return undefined;
       if (attempt >= ROTATE_ATTEMPTS) throw err.about(`not rotated after ${attempt} attempts, each answered ambiguously and followed by a read that found the old token`);
     }
   }

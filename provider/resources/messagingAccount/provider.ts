@@ -163,7 +163,9 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     // Rotated last: a failure above must not leave a rotation the service made unrecorded (its
     // old token revoked, the stack still holding it).
     if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
-      const { before, answer } = await rotateOnce(async () => (await client.messagingAccounts.get(id)).token, () => client.messagingAccounts.rotateToken(id)).catch(guard);
+      // The record read above is the token as it is just before (plan and pack leave it alone).
+      const before = record.token;
+      const answer = await rotateOnce(before, async () => (await client.messagingAccounts.get(id)).token, () => client.messagingAccounts.rotateToken(id)).catch(guard);
       record = answer ?? (await client.messagingAccounts.get(id).catch(guard));
       // Keys and queues of this stack still record the old token's identity: it is this account's.
       recordRotation(olds.token, record.token);

@@ -229,7 +229,8 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     // whatever consumes them is updated in this same `up`.
     let tokens = olds.tokens;
     if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
-      await rotateOnce(async () => (await client.searchIndexes.get(id)).token, () => client.searchIndexes.resetTokens(id)).catch(guard);
+      const read = async () => (await client.searchIndexes.get(id)).token;
+      await rotateOnce(await read().catch(guard), read, () => client.searchIndexes.resetTokens(id)).catch(guard);
       const rotated = await client.searchIndexes.get(id).catch(guard);
       tokens = tokensOf(rotated.token, rotated.read_only_token);
     }
