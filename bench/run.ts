@@ -108,7 +108,7 @@ async function stackOf(name: string, mgmt: MgmtConfig, program: () => void): Pro
 }
 
 async function dispose(s: MgmtStack, destroyed = false): Promise<void> {
-  if (!destroyed) await s.stack.destroy();
+  if (!destroyed) await s.destroy();
   await s.stack.workspace.removeStack(s.stack.name);
   rmSync(s.backendDir!, { recursive: true, force: true });
 }
@@ -140,15 +140,15 @@ async function interleaved(emu: EmulatorProcess, n: number, phases: Phase[], rep
       const user = await emu.reset(LATENCY_MS);
       const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, ...user };
       const s = await stackOf(`${who}-${n}-${rep}`, mgmt, programs[who](rep));
-      const [, upMs] = await timed(() => s.stack.up());
+      const [, upMs] = await timed(() => s.up());
       if (who === "filed") {
         filedUps.push(upMs);
         await dispose(s);
       } else {
         runs.up[who].push(upMs);
         if (phases.includes("preview")) runs.preview[who].push((await timed(() => s.stack.preview()))[1]);
-        if (phases.includes("refresh")) runs.refresh[who].push((await timed(() => s.stack.refresh()))[1]);
-        if (phases.includes("destroy")) runs.destroy[who].push((await timed(() => s.stack.destroy()))[1]);
+        if (phases.includes("refresh")) runs.refresh[who].push((await timed(() => s.refresh()))[1]);
+        if (phases.includes("destroy")) runs.destroy[who].push((await timed(() => s.destroy()))[1]);
         await dispose(s, phases.includes("destroy"));
       }
       process.stdout.write(`  N=${n} run ${rep + 1}/${reps} ${who}: up ${(upMs / 1000).toFixed(1)} s\n`);
@@ -182,30 +182,30 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
   emu.emulator.reset();
   const indexes = await stackOf(`counts-${n}`, mgmt, indexesProgram(n, `c${n}`));
   emu.resetLog();
-  await indexes.stack.up();
+  await indexes.up();
   const connectionsPerUp = emu.emulator.controls.connections;
   emu.resetLog();
   await indexes.stack.preview();
   const noopPreviewCalls = emu.requests().length;
   emu.resetLog();
-  await indexes.stack.up();
+  await indexes.up();
   const noopUpCalls = emu.requests().length;
   emu.resetLog();
-  await indexes.stack.refresh();
+  await indexes.refresh();
   const refreshIndexCalls = emu.requests().length;
   const state = searchIndexStateSplit(indexes.backendDirFiles());
 
   const accounts = Array.from({ length: n }, () => emu.emulator.addAccount("alice", "eu-central-1").record.id);
   const budgets = await stackOf(`budgets-${n}`, mgmt, () => accounts.forEach((id, i) => new MessagingBudget(`budget-${i}`, { accountId: id, budget: 100 })));
-  await budgets.stack.up();
+  await budgets.up();
   emu.resetLog();
-  await budgets.stack.refresh();
+  await budgets.refresh();
   const refreshBudgetCalls = emu.requests().length;
   const sleeps = await stackOf(`sleeps-${n}`, mgmt, sleepsProgram(n));
-  await sleeps.stack.up();
+  await sleeps.up();
   const baselineState = stateSplit(sleeps.backendDirFiles(), ":Sleep");
   const filedSleeps = await stackOf(`filed-${n}`, mgmt, filedSleepsProgram(n));
-  await filedSleeps.stack.up();
+  await filedSleeps.up();
   const filedState = stateSplit(filedSleeps.backendDirFiles(), ":Sleep");
   for (const s of [indexes, budgets, sleeps, filedSleeps]) await dispose(s);
   return { n, connectionsPerUp, noopPreviewCalls, noopUpCalls, refreshIndexCalls, refreshBudgetCalls, state, baselineState, filedState };

@@ -91,9 +91,9 @@ async function main(): Promise<void> {
       const backendDir = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-shape-"));
       const s = await mgmtStack({ stackName: `${v}-${rep}`, projectName: "pulumi-mgmt-shape", mgmt, backendDir, passphrase: "p", offline: true, program: async () => void programs[v](`p${rep}`)() });
       const start = Date.now();
-      await s.stack.up();
+      await s.up();
       (times[v] ??= []).push(Date.now() - start);
-      await s.stack.destroy();
+      await s.destroy();
       await s.stack.workspace.removeStack(s.stack.name);
       rmSync(backendDir, { recursive: true, force: true });
       process.stdout.write(`${v} rep ${rep}: ${times[v].at(-1)} ms\n`);

@@ -81,18 +81,19 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
 
   for (let attempt = 1; ; attempt++) {
     try {
-      const { stack } = await mgmtStack({ workDir, projectName: "tenants", stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: program(t) });
+      const tenant = await mgmtStack({ workDir, projectName: "tenants", stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: program(t) });
+      const { stack } = tenant;
       if (o.recover && attempt === 1) {
         await stack.cancel();
         const report = await recoverPendingCreates(stack);
         if (report.imported.length + report.cleared.length > 0) progress(`recovered: ${report.imported.length} imported, ${report.cleared.length} cleared`);
       }
       if (o.destroy) {
-        await stack.destroy({ onOutput, signal: o.signal });
+        await tenant.destroy({ onOutput, signal: o.signal });
         await stack.workspace.removeStack(t.id);
         return done({ status: "destroyed", attempts: attempt });
       }
-      const up = await stack.up({ onOutput, signal: o.signal });
+      const up = await tenant.up({ onOutput, signal: o.signal });
       return done({ status: statusOf(up.summary.resourceChanges, false), index: up.outputs.indexName?.value, attempts: attempt });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -7,6 +7,7 @@
  */
 export { PACKAGE_ROOT, cliEnv, pulumiCliDir, pulumiCommand } from "./cli";
 export { SecretsProviderError, engineReason, mgmtConfigMap, mgmtStack, type MgmtConfig, type MgmtStack, type StackOptions } from "./stack";
+export { leanDestroy, leanRefresh, leanUp } from "./leanOps";
 export { recoverPendingCreates, type RecoveryReport } from "./recovery";
 /** For drivers that build their own LocalWorkspace with inline programs: see engineConnections.ts. */
 export { isolateEngineConnections } from "./engineConnections";

@@ -4,10 +4,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { LocalWorkspace, type ConfigMap, type LocalWorkspaceOptions, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type ConfigMap, type DestroyOptions, type DestroyResult, type LocalWorkspaceOptions, type PulumiFn, type RefreshOptions, type RefreshResult, type Stack, type UpOptions, type UpResult } from "@pulumi/pulumi/automation";
 import { SETTINGS_KEYS, type SettingName } from "../config";
 import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
+import { leanDestroy, leanRefresh, leanUp } from "./leanOps";
 
 const fileUrl = (dir: string) => `file://${path.resolve(dir)}`;
 
@@ -62,6 +63,10 @@ export interface MgmtStack {
   backendDir?: string;
   /** All of a file:// backend's files, for checks such as "no secret in plain text". */
   backendDirFiles(): string[];
+  /** `stack.up`, `stack.refresh` and `stack.destroy` without the CLI commands the SDK runs after them (leanOps.ts). */
+  up(opts?: UpOptions): Promise<UpResult>;
+  refresh(opts?: RefreshOptions): Promise<RefreshResult>;
+  destroy(opts?: DestroyOptions): Promise<DestroyResult>;
 }
 
 /** No secrets provider was chosen: the message says what to set. */
@@ -130,6 +135,9 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
     backendUrl,
     backendDir,
     backendDirFiles: () => (backendDir ? listFiles(backendDir) : []),
+    up: (opts) => leanUp(stack, opts),
+    refresh: (opts) => leanRefresh(stack, opts),
+    destroy: (opts) => leanDestroy(stack, opts),
   };
 }
 

@@ -90,3 +90,49 @@ test("PULUMI_BACKEND_URL wins over the project's backend.url; the project's wins
   expect(s.stack.workspace.envVars.PULUMI_SKIP_UPDATE_CHECK).toBe("true");
   expect(existsSync(path.join(optionBackend, ".pulumi"))).toBe(true);
 });
+
+test("the stack's up, refresh and destroy answer as the SDK's, with one CLI command (two with a secret output) instead of four", async () => {
+  const dir = project();
+  const secretOut = { value: "plain" as unknown };
+  const withOutputs = async () => ({ answer: 42, nested: { list: [1, "two"] }, token: secretOut.value, inner: { deep: secretOut.value === "plain" ? "deep" : secretOf("deep-secret") } });
+  const s = await mgmtStack({ workDir: dir, program: withOutputs, stackName: "lean", backendDir: tempDir("mgmt-state-"), passphrase: "test-only", offline: true });
+  const commands: string[] = [];
+  // The SDK runs every CLI command through this method (not in its typings).
+  const cli = s.stack.workspace.pulumiCommand as unknown as { run: (args: string[], ...rest: unknown[]) => Promise<unknown> };
+  const run = cli.run.bind(cli);
+  cli.run = (args, ...rest) => {
+    commands.push(args.slice(0, args[0] === "stack" ? 2 : 1).join(" "));
+    return run(args, ...rest);
+  };
+  const count = async <T>(op: () => Promise<T>): Promise<[T, string[]]> => {
+    commands.length = 0;
+    const result = await op();
+    return [result, [...commands]];
+  };
+
+  const [leanPlain, leanPlainCmds] = await count(() => s.up());
+  const [sdkPlain, sdkPlainCmds] = await count(() => s.stack.up());
+  secretOut.value = secretOf("s3cr3t-token");
+  const [leanSecret, leanSecretCmds] = await count(() => s.up());
+  const [sdkSecret] = await count(() => s.stack.up());
+  expect(leanPlainCmds).toEqual(["up"]);
+  expect(leanSecretCmds).toEqual(["up", "stack export"]);
+  expect(sdkPlainCmds).toEqual(["up", "stack output", "stack output", "stack history"]);
+  expect(leanPlain.outputs).toEqual(sdkPlain.outputs);
+  expect(leanSecret.outputs).toEqual(sdkSecret.outputs);
+  expect(leanSecret.outputs.token).toEqual({ value: "s3cr3t-token", secret: true });
+  expect(leanSecret.outputs.inner).toEqual({ value: { deep: "deep-secret" }, secret: false });
+  expect(leanPlain.summary.resourceChanges).toEqual({ create: 1 });
+  expect(leanSecret.summary).toMatchObject({ kind: "update", result: "succeeded", resourceChanges: sdkSecret.summary.resourceChanges });
+
+  const [refresh, refreshCmds] = await count(() => s.refresh());
+  expect(refreshCmds).toEqual(["refresh"]);
+  expect(refresh.summary).toMatchObject({ kind: "refresh", result: "succeeded", resourceChanges: { same: 1 } });
+  const [destroy, destroyCmds] = await count(() => s.destroy());
+  expect(destroyCmds).toEqual(["destroy"]);
+  expect(destroy.summary).toMatchObject({ kind: "destroy", result: "succeeded", resourceChanges: { delete: 1 } });
+});
+
+function secretOf<T>(value: T) {
+  return (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).secret(value);
+}

@@ -42,7 +42,7 @@ test("search-index: creates, adopts, renames in place, destroys what it created 
   env.emu.emulator.reset();
   const legacy = await env.client.searchIndexes.create({ name: "legacy-catalog", region: "eu-west-1", type: "free" });
   const s = await example("search-index", { adoptIndex: "legacy-catalog" });
-  const up = await logged(s.stack.up());
+  const up = await logged(s.up());
   expect(up.outputs.legacyId.value).toBe(legacy.id);
   expect(up.outputs.indexCount.value).toBe(3);
   expect(up.outputs.productsToken.secret).toBe(true);
@@ -52,10 +52,10 @@ test("search-index: creates, adopts, renames in place, destroys what it created 
 
   const productsId = (await env.client.searchIndexes.list()).find((i) => i.name === "products")!.id;
   await s.stack.setConfig("productsName", { value: "products-v2" });
-  expect((await logged(s.stack.up())).summary.resourceChanges).toEqual({ same: 3, update: 1 });
+  expect((await logged(s.up())).summary.resourceChanges).toEqual({ same: 3, update: 1 });
   expect((await env.client.searchIndexes.get(productsId)).name).toBe("products-v2");
 
-  await logged(s.stack.destroy());
+  await logged(s.destroy());
   expect((await env.client.searchIndexes.list()).map((i) => [i.id, i.name])).toEqual([[legacy.id, "legacy-catalog"]]);
 });
 
@@ -64,11 +64,11 @@ test("messaging-budget: one budget per paid account; destroy restores the earlie
   const paid = (await env.client.messagingAccounts.list()).filter((a) => a.type === "paid");
   await env.client.messagingAccounts.setBudget(paid[0].id, 40);
   const s = await example("messaging-budget", { budget: "300" });
-  const up = await logged(s.stack.up());
+  const up = await logged(s.up());
   expect(up.outputs.budgets.value.map((b: { budget: number }) => b.budget)).toEqual([300, 300]);
   const budgets = async () => (await env.client.messagingAccounts.list()).filter((a) => a.type === "paid").map((a) => a.budget);
   expect(await budgets()).toEqual([300, 300]);
-  await logged(s.stack.destroy());
+  await logged(s.destroy());
   expect(await budgets()).toEqual([40, 0]);
 });
 
@@ -80,7 +80,7 @@ test("flow-control: pins the quiet tenant, declares a queue, pauses the noisy te
   account.keys["tenant-7"] = { waitListSize: 3, paused: false, rateResets: 0 };
   account.queues.invoices = { paused: true, resumes: 0 };
   const s = await example("flow-control");
-  const up = await logged(s.stack.up());
+  const up = await logged(s.up());
   expect(up.outputs.waitListSizes.value).toEqual({ "tenant-42": 120, "tenant-7": 3 });
   expect(up.outputs.quietTenantWaitList.value).toBe(3);
   expect(up.outputs.globalParallelismMax.value).toBe(1000);
@@ -92,11 +92,11 @@ test("flow-control: pins the quiet tenant, declares a queue, pauses the noisy te
   await s.stack.setConfig("maintenanceDone", { value: "2026-11-21" });
   const preview = await logged(s.stack.preview());
   expect(preview.changeSummary).toMatchObject({ update: 2 });
-  await logged(s.stack.up());
+  await logged(s.up());
   expect(account.keys["tenant-7"].rateResets).toBe(2); // the pin's reset and the incident's
   expect(account.queues.invoices).toMatchObject({ paused: false, resumes: 1 });
 
-  await logged(s.stack.destroy());
+  await logged(s.destroy());
   expect(account.keys["tenant-42"].paused).toBe(false);
   expect(account.keys["tenant-7"].pinned).toBeUndefined();
   expect(account.queues.jobs).toBeUndefined();

@@ -27,7 +27,7 @@ const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
 
 test("no mgmt:baseUrl: one line that says what to run, no stack trace", async () => {
   const s = await scenario("account", { baseUrl: undefined });
-  const message = await failure(s.stack.up());
+  const message = await failure(s.up());
   expect(message).toMatch(/mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL/);
   expect(message).not.toMatch(STACK_FRAME);
   expect(message).not.toMatch(/unhandled exception/);
@@ -60,7 +60,7 @@ test("a brand-new stack with no config at all: preview and up each say what to s
   const s = await env.stack({ workDir: PROGRAM, stackName: `first-hour-${process.pid}-${++stacks}`, mgmt: noSettings() as never });
   expect(await s.stack.getAllConfig()).toEqual({});
   env.emu.resetLog();
-  for (const run of [() => s.stack.preview(), () => s.stack.up()]) {
+  for (const run of [() => s.stack.preview(), () => s.up()]) {
     const message = await failure(run());
     expect(message).toMatch(/mgmt:baseUrl is not set \(needed to reach the management API\)/);
     expect(message).not.toMatch(/TypeError|Cannot convert undefined/);
@@ -101,22 +101,22 @@ test("a mistyped mgmt:* key fails at preview with the key it meant", async () =>
 
 test("a password changed since the last up: a plain refresh says it used the recorded one, and --run-program works", async () => {
   const s = await scenario("index");
-  await s.stack.up();
+  await s.up();
   const oldPassword = env.mgmt.password!;
   const newPassword = "rotated-by-the-operator";
   env.emu.emulator.data.users[0].password = newPassword;
   await s.stack.setConfig("mgmt:password", { value: newPassword, secret: true });
 
-  const message = await failure(s.stack.refresh());
+  const message = await failure(s.refresh());
   expect(message).toMatch(/401/);
   expect(message).toMatch(/a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: run `pulumi refresh --run-program` \(or `pulumi up`\)/);
   expect(message).not.toContain(oldPassword);
   expect(message).not.toContain(newPassword);
   expect(message).not.toMatch(STACK_FRAME);
 
-  const fixed = await s.stack.refresh({ runProgram: true });
+  const fixed = await s.refresh({ runProgram: true });
   expect(fixed.summary.result).toBe("succeeded");
-  await s.stack.up();
-  await s.stack.destroy();
+  await s.up();
+  await s.destroy();
   expect(env.emu.emulator.data.indexes).toEqual([]);
 });

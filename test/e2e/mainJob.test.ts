@@ -40,7 +40,9 @@ test("npm start: up on the embedded emulator, a table, a clean preview; a rerun 
 
   const second = await npmStart();
   expect(second.stdout).toMatch(/8 unchanged/);
-  expect(second.stdout).toMatch(/preview: no changes/);
+  // No preview after an up that changed nothing: that up was the check.
+  expect(second.stdout).toMatch(/no changes: this run's up found all 8 resources as declared/);
+  expect(second.stdout).not.toMatch(/Checking that a second preview/);
 
   const destroyed = await npmStart(["--destroy"]);
   expect(destroyed.stdout).toMatch(/destroy: succeeded/);

@@ -41,7 +41,7 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
     queues: [{ name: "emails" }],
   };
   const s = await env.stack({ program: programOf(() => args) });
-  const up = await s.stack.up();
+  const up = await s.up();
   expect(up.outputs.waitListSizes.value).toEqual({ "tenant-a": 12, "tenant-b": 0 });
   expect(up.outputs.keyStates.value["tenant-a"]).toEqual({ paused: true, waitListSize: 12 });
   expect(account.keys["tenant-a"].paused).toBe(true);
@@ -55,7 +55,7 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   // Nothing changed: no call at all.
   env.emu.resetLog();
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 5 });
-  expect((await s.stack.up()).summary.resourceChanges).toEqual({ same: 5 });
+  expect((await s.up()).summary.resourceChanges).toEqual({ same: 5 });
   expect(env.emu.requests()).toEqual([]);
 
   // A trigger value resets once; the same value again does nothing.
@@ -63,34 +63,34 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toEqual({ same: 3, update: 2 });
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(actions().map((r) => r.path)).toEqual(expect.arrayContaining(["/regional/eu-central-1/v2/flowControl/tenant-b/resetRate", "/regional/eu-central-1/v2/queues/emails/resume"]));
   expect(actions()).toHaveLength(2);
   expect(account.keys["tenant-b"].rateResets).toBe(1);
   expect(account.queues.emails).toEqual({ paused: false, resumes: 1 });
 
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(env.emu.requests()).toEqual([]);
   args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: true }, { key: "tenant-b", resetRateTrigger: "incident-2" }] };
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(actions().map((r) => r.path)).toEqual(["/regional/eu-central-1/v2/flowControl/tenant-b/resetRate"]);
   expect(account.keys["tenant-b"].rateResets).toBe(2);
 
   // Wait list sizes follow on refresh; the next up publishes them without any action.
   account.keys["tenant-a"].waitListSize = 99;
-  await s.stack.refresh();
+  await s.refresh();
   const refreshed = await exported(s, "pulumi-nodejs:dynamic/mgmt:FlowControlKey");
   expect(Object.fromEntries(refreshed.map((r) => [r.outputs!.key, r.outputs!.waitListSize]))).toEqual({ "tenant-a": 99, "tenant-b": 0 });
   env.emu.resetLog();
-  expect((await s.stack.up()).outputs.waitListSizes.value).toEqual({ "tenant-a": 99, "tenant-b": 0 });
+  expect((await s.up()).outputs.waitListSizes.value).toEqual({ "tenant-a": 99, "tenant-b": 0 });
   expect(env.emu.requests()).toEqual([]);
 
   // paused back to false lifts the pause.
   args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: false }, { key: "tenant-b", resetRateTrigger: "incident-2" }] };
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(actions().map((r) => r.path)).toEqual(["/regional/eu-central-1/v2/flowControl/tenant-a/resume"]);
   expect(account.keys["tenant-a"].paused).toBe(false);
 });
@@ -99,12 +99,12 @@ test("removing a paused key from the stack lifts its pause; destroy leaves queue
   const { token, account } = seeded();
   let keys = [{ key: "tenant-a", paused: true }, { key: "tenant-b", paused: true }];
   const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: keys, queues: [{ name: "reports", resumeTrigger: "x" }] })) });
-  await s.stack.up();
+  await s.up();
   expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([true, true]);
   keys = [{ key: "tenant-b", paused: true }];
-  await s.stack.up();
+  await s.up();
   expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([false, true]);
-  await s.stack.destroy();
+  await s.destroy();
   expect(account.keys["tenant-b"].paused).toBe(false);
   expect(account.queues.reports.paused).toBe(false);
 });
@@ -121,11 +121,11 @@ test("the token defaults to mgmt:messagingToken, can come from getMessagingAccou
       return { a: fromConfig.waitListSizes, b: fromAccount.waitListSizes, waitList: info.waitListSize };
     },
   });
-  const up = await s.stack.up();
+  const up = await s.up();
   expect([up.outputs.a.value, up.outputs.b.value, up.outputs.waitList.value]).toEqual([{ "tenant-a": 12 }, { "tenant-b": 0 }, 12]);
   expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([true, true]);
   expect(backendContains(s, [token, env.emu.users[0].password])).toEqual([]);
-  await s.stack.destroy();
+  await s.destroy();
 });
 
 describe("service errors name the key or queue, the action and the answer, and change nothing", () => {
@@ -141,7 +141,7 @@ describe("service errors name the key or queue, the action and the answer, and c
     const { token, account } = seeded();
     const before = JSON.stringify(account.keys) + JSON.stringify(account.queues);
     const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, ...extra })) });
-    await expect(s.stack.up()).rejects.toThrow(message);
+    await expect(s.up()).rejects.toThrow(message);
     expect(JSON.stringify(account.keys) + JSON.stringify(account.queues)).toBe(before);
   });
 });
@@ -174,7 +174,7 @@ test("actions are retried through transient faults", async () => {
   const s = await env.stack({
     program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a", paused: true, resetRateTrigger: 1 }], queues: [{ name: "emails", resumeTrigger: 1 }] })),
   });
-  expect((await s.stack.up()).summary.resourceChanges).toEqual({ create: 4 });
+  expect((await s.up()).summary.resourceChanges).toEqual({ create: 4 });
   expect(account.keys["tenant-a"]).toMatchObject({ paused: true, rateResets: 1 });
   expect(account.queues.emails.resumes).toBe(1);
 });

@@ -32,7 +32,7 @@ describe("1. a plan change is an in-place update", () => {
   test("free -> payg previews as an update, keeps id, name, endpoint and tokens, and takes the new plan's limits", async () => {
     let type: SearchIndexArgs["type"] = "free";
     const s = await env.stack({ program: async () => void new SearchIndex("idx", { name: "orders", region: "eu-west-1", type }) });
-    await s.stack.up();
+    await s.up();
     const [before] = await indexes();
     expect(before.max_vector_count).toBe(10_000);
 
@@ -40,7 +40,7 @@ describe("1. a plan change is an in-place update", () => {
     const preview = await s.stack.preview();
     expect(preview.changeSummary).toEqual({ same: 1, update: 1 });
     env.emu.resetLog();
-    const up = await s.stack.up();
+    const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
     expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/setplan": 1 });
 
@@ -69,7 +69,7 @@ describe("2. identity guard", () => {
         new MessagingBudget("budget", { accountId: free.id, budget: 50 });
       },
     });
-    await s.stack.up();
+    await s.up();
     const [index] = await indexes();
     expect((await exported(s, INDEX))[0].outputs!.managedBy).toBe(aliceIdentity());
 
@@ -78,9 +78,9 @@ describe("2. identity guard", () => {
     await s.stack.setAllConfig(mgmtConfigMap({ username: bob().username, password: bob().password }));
     const bobIdentity = `bob@${env.emu.baseUrl}`;
     const mismatch = new RegExp(`not found by ${escape(bobIdentity)}, but it is managed by ${escape(aliceIdentity())}: it is kept in the stack`);
-    await expect(s.stack.refresh({ runProgram: true })).rejects.toThrow(mismatch);
-    await expect(s.stack.up({ refresh: true })).rejects.toThrow(mismatch);
-    await expect(s.stack.destroy({ runProgram: true })).rejects.toThrow(mismatch);
+    await expect(s.refresh({ runProgram: true })).rejects.toThrow(mismatch);
+    await expect(s.up({ refresh: true })).rejects.toThrow(mismatch);
+    await expect(s.destroy({ runProgram: true })).rejects.toThrow(mismatch);
     expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([index.id]);
     expect(await exported(s, BUDGET)).toHaveLength(1);
     expect((await indexes()).map((i) => i.id)).toEqual([index.id]);
@@ -88,7 +88,7 @@ describe("2. identity guard", () => {
 
     // The deliberate move: objects bob cannot see are released, left untouched in the service.
     await s.stack.setConfig("mgmt:movedFrom", { value: aliceIdentity() });
-    const refresh = await s.stack.refresh({ runProgram: true });
+    const refresh = await s.refresh({ runProgram: true });
     expect(refresh.summary.resourceChanges).toMatchObject({ delete: 2 });
     expect(await exported(s, INDEX)).toEqual([]);
     expect((await indexes()).map((i) => i.id)).toEqual([index.id]);
@@ -97,9 +97,9 @@ describe("2. identity guard", () => {
 
   test("a 404 under the same identity still drops the object, as deleted outside Pulumi", async () => {
     const s = await env.stack({ program: async () => void new SearchIndex("idx", { name: "gone", region: "eu-west-1", type: "free" }) });
-    await s.stack.up();
+    await s.up();
     await env.client.searchIndexes.delete((await indexes())[0].id);
-    await s.stack.refresh();
+    await s.refresh();
     expect(await exported(s, INDEX)).toEqual([]);
   });
 });
@@ -114,8 +114,8 @@ describe("3. auto-names", () => {
     // The preview does not promise a name: up draws it.
     const preview = await mine.stack.preview({ diff: true });
     expect(preview.stdout).toMatch(/ name\s*:\s*\[unknown\]/);
-    await mine.stack.up();
-    await theirs.stack.up();
+    await mine.up();
+    await theirs.up();
     const live = await indexes();
     expect(live).toHaveLength(2);
     expect(live.every((i) => /^idx-[0-9a-f]{8}$/.test(i.name))).toBe(true);
@@ -125,10 +125,10 @@ describe("3. auto-names", () => {
 
     // The name stays across runs (each run draws a new one; the recorded name wins).
     env.emu.resetLog();
-    expect((await mine.stack.up()).summary.resourceChanges).toEqual({ same: 2 });
+    expect((await mine.up()).summary.resourceChanges).toEqual({ same: 2 });
     expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
 
-    await mine.stack.destroy();
+    await mine.destroy();
     expect((await indexes()).map((i) => i.id)).toEqual([theirIndex.id]);
   });
 });
@@ -144,7 +144,7 @@ describe("4. ambiguous answers", () => {
   test.each(createFaults)("a create answered '%s' ends with the index in state exactly once and no error", async (_label, fault) => {
     const s = await env.stack({ program: async () => void new SearchIndex("idx", { name: "committed", region: "eu-west-1", type: "free" }) });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", ...fault });
-    const up = await s.stack.up();
+    const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 2 });
     const live = await indexes();
     expect(live.map((i) => i.name)).toEqual(["committed"]);
@@ -165,7 +165,7 @@ describe("4. ambiguous answers", () => {
         new MessagingControls("ops", { region: "eu-central-1", token: free.token, flowControlKeys: [{ key: "k", paused: v.paused }] });
       },
     });
-    await s.stack.up();
+    await s.up();
     const [created] = await indexes();
 
     const commitThen503 = (method: string, path: string) => env.emu.addFault({ method, path, commitThenStatus: 503 });
@@ -175,7 +175,7 @@ describe("4. ambiguous answers", () => {
     commitThen503("POST", "/pause$");
     v = { name: "after", type: "payg", budget: 60, paused: true };
     env.emu.resetLog();
-    await s.stack.up();
+    await s.up();
     expect((await indexes()).map((i) => [i.id, i.name, i.type])).toEqual([[created.id, "after", "payg"]]);
     expect(emulatedAccount(free.id).record.budget).toBe(60);
     expect(emulatedAccount(free.id).keys.k.paused).toBe(true);
@@ -189,7 +189,7 @@ describe("4. ambiguous answers", () => {
     commitThen503("POST", "/flowControl/k/resume$");
     commitThen503("PATCH", "/update-budget/");
     env.emu.resetLog();
-    await s.stack.destroy();
+    await s.destroy();
     expect(await indexes()).toEqual([]);
     expect(emulatedAccount(free.id).record.budget).toBe(0);
     expect(emulatedAccount(free.id).keys.k.paused).toBe(false);
@@ -213,7 +213,7 @@ describe("5. shared messaging state", () => {
     expect(emulatedAccount(free.id).record.budget).toBe(0);
     // An up without a preview (the Automation API's) fails too; the budget checked first may
     // have been set by then, the second never is.
-    await expect(s.stack.up()).rejects.toThrow(message);
+    await expect(s.up()).rejects.toThrow(message);
     expect(env.emu.requests({ route: "PATCH /v2/messaging/update-budget/:id" }).length).toBeLessThanOrEqual(1);
     expect(await exported(s, BUDGET)).toHaveLength(env.emu.requests({ route: "PATCH /v2/messaging/update-budget/:id" }).length);
   });
@@ -228,7 +228,7 @@ describe("5. shared messaging state", () => {
       mgmt: { messagingToken: free.token },
       program: async () => void new MessagingControls("ops", { region: "eu-central-1", flowControlKeys: [{ key: "k", paused }] }),
     });
-    await s.stack.up();
+    await s.up();
     expect(emulatedAccount(free.id).keys.k.paused).toBe(true);
     const [key] = await exported(s, KEY);
     expect(key.outputs!.managedBy).toMatch(/^token:[0-9a-f]{12}$/);
@@ -241,9 +241,9 @@ describe("5. shared messaging state", () => {
     const mismatch = /flow control key "k" is managed by token:[0-9a-f]{12}, but this run would act with token:[0-9a-f]{12}: nothing was sent/;
     env.emu.resetLog();
     await expect(s.stack.preview()).rejects.toThrow(mismatch);
-    await expect(s.stack.up()).rejects.toThrow(mismatch);
-    await expect(s.stack.refresh({ runProgram: true })).rejects.toThrow(mismatch);
-    await expect(s.stack.destroy({ runProgram: true })).rejects.toThrow(mismatch);
+    await expect(s.up()).rejects.toThrow(mismatch);
+    await expect(s.refresh({ runProgram: true })).rejects.toThrow(mismatch);
+    await expect(s.destroy({ runProgram: true })).rejects.toThrow(mismatch);
     expect(env.emu.requests().filter((r) => r.path.includes("flowControl"))).toEqual([]);
     expect(emulatedAccount(free.id).keys.k.paused).toBe(true);
     expect(emulatedAccount(paid.id).keys.k).toEqual({ waitListSize: 9, paused: false, rateResets: 0 });
@@ -251,7 +251,7 @@ describe("5. shared messaging state", () => {
 
     // With the token back, up lifts the pause it set.
     await s.stack.setConfig("mgmt:messagingToken", { value: free.token, secret: true });
-    await s.stack.up();
+    await s.up();
     expect(emulatedAccount(free.id).keys.k.paused).toBe(false);
   });
 });

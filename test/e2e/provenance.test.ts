@@ -28,19 +28,19 @@ test("a key listed only to reset its rate keeps an operator's incident pause and
   const s = await env.stack({ program: program(() => args) });
 
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(writeCalls()).toEqual(["POST /flowControl/tenant-a/resetRate"]);
   expect(account.keys["tenant-a"]).toMatchObject({ paused: true, pinned: { parallelism: 1 } });
 
   // A refresh records the pause and the pin; the next preview has nothing to do, the next up neither.
-  await s.stack.refresh();
+  await s.refresh();
   expect((await s.stack.preview()).changeSummary).not.toHaveProperty("update");
   args = { ...args, flowControlKeys: [{ key: "tenant-a", resetRateTrigger: "INC-7" }] };
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(writeCalls()).toEqual([]);
 
-  await s.stack.destroy();
+  await s.destroy();
   expect(writeCalls()).toEqual([]);
   expect(account.keys["tenant-a"]).toMatchObject({ paused: true, pinned: { parallelism: 1 } });
 });
@@ -58,7 +58,7 @@ test("a pin set over an operator's goes back to the operator's value on destroy,
     ],
   };
   const s = await env.stack({ program: program(() => args) });
-  await s.stack.up();
+  await s.up();
   expect(account.keys["tenant-b"].pinned).toEqual({ parallelism: 2, rate: 10, period: 60 });
   expect(account.keys["tenant-c"]).toMatchObject({ paused: true, pinned: { rate: 3, period: 1 } });
 
@@ -67,7 +67,7 @@ test("a pin set over an operator's goes back to the operator's value on destroy,
   await env.client.flowControl({ region: "eu-central-1", token }).resume("tenant-c");
 
   env.emu.resetLog();
-  await s.stack.destroy();
+  await s.destroy();
   // tenant-b: parallelism back to the operator's 5, the rate this stack added unpinned.
   expect(writeCalls().sort()).toEqual(["POST /flowControl/tenant-b/pin?parallelism=5", "POST /flowControl/tenant-b/unpin?rate=true"]);
   expect(account.keys["tenant-b"].pinned).toEqual({ parallelism: 5 });
@@ -80,20 +80,20 @@ test("a budget raised by someone else after the up is theirs: destroy leaves it,
   account.record.budget = 0;
   for (const refreshFirst of [false, true]) {
     const s = await env.stack({ program: async () => void declaring(() => new MessagingBudget("budget", { accountId: account.record.id, budget: 100 })) });
-    await s.stack.up();
+    await s.up();
     expect(account.record.budget).toBe(100);
     await env.client.messagingAccounts.setBudget(account.record.id, 5000); // finance raises it
-    if (refreshFirst) await s.stack.refresh();
+    if (refreshFirst) await s.refresh();
     env.emu.resetLog();
-    await s.stack.destroy();
+    await s.destroy();
     expect(writeCalls()).toEqual([]);
     expect(account.record.budget).toBe(5000);
     account.record.budget = 0;
   }
   // While the stack's own value is in place, destroy gives back the budget it found.
   const s = await env.stack({ program: async () => void declaring(() => new MessagingBudget("budget", { accountId: account.record.id, budget: 100 })) });
-  await s.stack.up();
-  await s.stack.destroy();
+  await s.up();
+  await s.destroy();
   expect(account.record.budget).toBe(0);
 });
 
@@ -103,10 +103,10 @@ test("a queue an operator paused before the stack declared it paused stays pause
   account.queues["emails"] = { paused: false, resumes: 0, parallelism: 1, createdAt: 1 };
   const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues: [{ name: "reports", paused: true }, { name: "emails", paused: true }] })) });
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(writeCalls()).toEqual(["POST /queues/emails/pause"]);
   env.emu.resetLog();
-  await s.stack.destroy();
+  await s.destroy();
   expect(writeCalls()).toEqual(["POST /queues/emails/resume"]);
   expect(account.queues.reports.paused).toBe(true);
   expect(account.queues.emails.paused).toBe(false);
@@ -116,14 +116,14 @@ test("a declared queue whose parallelism is removed shows the change in the prev
   const { token, account } = freshMessagingAccount(env);
   let queues: MessagingControlsArgs["queues"] = [{ name: "orders", parallelism: 3 }];
   const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues })) });
-  await s.stack.up();
+  await s.up();
   expect(account.queues.orders).toMatchObject({ parallelism: 3 });
   account.queues.orders.lag = 1234;
 
   queues = [{ name: "orders" }];
   expect((await s.stack.preview()).changeSummary).toMatchObject({ update: 1 });
-  await s.stack.up();
-  await s.stack.destroy();
+  await s.up();
+  await s.destroy();
   expect(account.queues.orders).toMatchObject({ parallelism: 3, lag: 1234 });
 });
 
@@ -132,11 +132,11 @@ test("a taken-over declared queue gets the settings it was found with back on de
   account.queues["emails"] = { paused: true, resumes: 0, parallelism: 1, createdAt: 1 };
   account.queues["sms"] = { paused: false, resumes: 0, parallelism: 1, createdAt: 1 };
   const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues: [{ name: "emails", parallelism: 4 }, { name: "sms", parallelism: 4 }] })) });
-  await s.stack.up();
+  await s.up();
   expect(account.queues.emails).toMatchObject({ parallelism: 4, paused: false });
   await env.client.queues({ region: "eu-central-1", token }).upsert({ queueName: "sms", parallelism: 7, paused: false }); // someone's later change
   env.emu.resetLog();
-  await s.stack.destroy();
+  await s.destroy();
   expect(writeCalls()).toEqual(["POST /queues"]);
   expect(account.queues.emails).toMatchObject({ parallelism: 1, paused: true });
   expect(account.queues.sms).toMatchObject({ parallelism: 7, paused: false });
@@ -155,7 +155,7 @@ test("renaming a component, a budget and an adopted index in code (no aliases) m
         new SearchIndex(`search${suffix}`, { adopt: legacy.id, name: "catalog", region: "eu-west-1", type: "free" });
       }),
   });
-  await s.stack.up();
+  await s.up();
   account.queues.jobs.lag = 1234;
   const live = () => ({ key: account.keys.k, queue: account.queues.jobs, budget: account.record.budget, index: env.emu.emulator.data.indexes.map((i) => i.record.name) });
   const before = JSON.parse(JSON.stringify(live()));
@@ -163,13 +163,13 @@ test("renaming a component, a budget and an adopted index in code (no aliases) m
 
   suffix = "-v2";
   env.emu.resetLog();
-  const up = await s.stack.up();
+  const up = await s.up();
   expect(up.summary.resourceChanges).toMatchObject({ create: 5, delete: 5 });
   expect(writeCalls()).toEqual([]);
   expect(live()).toEqual(before);
 
   // The new resources found all this in place, so it is not theirs to give back: destroy leaves it.
-  await s.stack.destroy();
+  await s.destroy();
   expect(writeCalls()).toEqual([]);
   expect(live()).toEqual(before);
 });
@@ -180,19 +180,19 @@ test("adopt without a name keeps the index's name; a region change fails at prev
   let args: SearchIndexArgs = { adopt: legacy.id, region: "eu-west-1", type: "free" };
   const s = await env.stack({ program: async () => void declaring(() => new SearchIndex("search", args)) });
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(writeCalls()).toEqual([]);
   expect((await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex"))[0].outputs).toMatchObject({ name: "legacy", adopt: legacy.id });
 
   args = { ...args, name: "catalog", type: "payg" };
-  await s.stack.up();
+  await s.up();
   expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "catalog", type: "payg" });
 
   args = { ...args, region: "us-central1" };
   await expect(s.stack.preview()).rejects.toThrow(/search index "catalog" \(.+\) was adopted in region "eu-west-1": an index cannot move, and an adopted index is never deleted/);
   args = { ...args, region: "eu-west-1" };
 
-  await s.stack.destroy();
+  await s.destroy();
   expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "legacy", type: "free" });
 });
 
@@ -202,9 +202,9 @@ test("a create of a name someone else's index has, answered 503, claims nothing:
   env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503, times: 5 });
   const s = await env.stack({ program: async () => void declaring(() => new SearchIndex("orders", { name: "orders", region: "eu-west-1", type: "free" })) });
   env.emu.resetLog();
-  await expect(s.stack.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
+  await expect(s.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
   expect(env.emu.requests({ route: "POST /v2/search" })).toEqual([]);
   expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
-  await s.stack.destroy();
+  await s.destroy();
   expect((await env.client.searchIndexes.list()).map((i) => i.id)).toEqual([theirs.id]);
 });

@@ -32,7 +32,7 @@ test("each resource's provider is a require() of the installed package: at most 
       new MessagingControls("ops", { region: "eu-central-1", token: account.token, flowControlKeys: [{ key: "k" }], queues: [{ name: "q" }] });
     },
   });
-  await s.stack.up();
+  await s.up();
   const resources = (await s.stack.exportStack()).deployment.resources as { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
   const ours = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/mgmt:"));
   expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual(["FlowControlKey", "MessagingBudget", "MessagingQueue", "SearchIndex", "SearchIndex", "SearchIndex"]);
@@ -71,7 +71,7 @@ test("a stack whose state holds the closure form refreshes, updates and destroys
   expect(closure).toContain('name: "searchIndex"');
   let name = "closure";
   const s = await env.stack({ program: async () => void new SearchIndex("idx", { name, region: "eu-west-1", type: "free" }) });
-  await s.stack.up();
+  await s.up();
   const useClosure = async () => {
     const deployment = await s.stack.exportStack();
     for (const r of deployment.deployment.resources as { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]) {
@@ -83,16 +83,16 @@ test("a stack whose state holds the closure form refreshes, updates and destroys
   await useClosure();
   const [index] = await env.client.searchIndexes.list();
   await env.client.searchIndexes.rename(index.id, "renamed-elsewhere");
-  await s.stack.refresh();
+  await s.refresh();
   expect((await exported(s, INDEX))[0].outputs!.name).toBe("renamed-elsewhere");
 
   await useClosure();
   name = "closure-updated";
-  await s.stack.up();
+  await s.up();
   expect((await env.client.searchIndexes.list()).map((i) => [i.id, i.name])).toEqual([[index.id, "closure-updated"]]);
 
   await useClosure();
-  await s.stack.destroy();
+  await s.destroy();
   expect(await env.client.searchIndexes.list()).toEqual([]);
 });
 

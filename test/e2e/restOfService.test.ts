@@ -46,7 +46,7 @@ test("a new tokenRotation value replaces the tokens in place, and the key and qu
   });
 
   // Creating with a value records it and rotates nothing.
-  const first = await s.stack.up();
+  const first = await s.up();
   expect(first.outputs.token).toMatchObject({ value: seedToken, secret: true });
   expect(env.emu.requests().filter((r) => /reset-password|rotate-token/.test(r.route))).toEqual([]);
   const indexBefore = await env.client.searchIndexes.get(first.outputs.indexId.value);
@@ -58,7 +58,7 @@ test("a new tokenRotation value replaces the tokens in place, and the key and qu
   rotation = "INC-4711";
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 1, update: 4 });
   env.emu.resetLog();
-  const rotated = await s.stack.up();
+  const rotated = await s.up();
   expect(rotated.summary.resourceChanges).toMatchObject({ update: 4, same: 1 }); // account and index rotate; key and queue take the new token
 
   const live = (await env.client.messagingAccounts.get(info.id)).token;
@@ -79,7 +79,7 @@ test("a new tokenRotation value replaces the tokens in place, and the key and qu
 
   // Removing the value does nothing; the same value again does nothing.
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 5 });
-  expect((await s.stack.refresh()).summary.resourceChanges).toEqual({ same: 5 });
+  expect((await s.refresh()).summary.resourceChanges).toEqual({ same: 5 });
 
   // The old token is revoked at once at the service.
   const revoked = await failure(env.client.flowControl({ token: seedToken }).get("acme"));
@@ -87,7 +87,7 @@ test("a new tokenRotation value replaces the tokens in place, and the key and qu
 
   // Destroy gives back the pin and deletes the queue, with the new token.
   env.emu.resetLog();
-  await s.stack.destroy();
+  await s.destroy();
   expect(env.emu.requests().filter((r) => r.status === 401)).toEqual([]);
   await expect(env.client.queues({ region: "eu-central-1", token: live }).get("jobs")).rejects.toThrow(/404|not found/);
 });
@@ -105,7 +105,7 @@ test("plan and production pack converge, refresh shows drift, free fails at prev
       return {};
     },
   });
-  await s.stack.up();
+  await s.up();
   let record = await env.client.messagingAccounts.get(info.id);
   expect([record.type, record.reserved_type, record.prod_pack_enabled]).toEqual(["paid", "", true]);
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
@@ -113,17 +113,17 @@ test("plan and production pack converge, refresh shows drift, free fails at prev
   // A fixed tier: the limits are the plan's.
   args = { plan: "fixed_10m", prodPack: true };
   const paidLimit = record.max_requests_per_day;
-  await s.stack.up();
+  await s.up();
   record = await env.client.messagingAccounts.get(info.id);
   expect([record.type, record.reserved_type]).toEqual(["paid", "messaging_fixed_10m"]);
   expect(record.max_requests_per_day).not.toBe(paidLimit);
 
   // Someone turns the pack off: refresh shows it, the next up turns it on again.
   await env.client.messagingAccounts.setProdPack(info.id, false);
-  expect((await s.stack.refresh()).summary.resourceChanges).toMatchObject({ update: 1 });
+  expect((await s.refresh()).summary.resourceChanges).toMatchObject({ update: 1 });
   expect((await exported(s, ACCOUNT))[0].outputs).toMatchObject({ prodPack: false, plan: "fixed_10m" });
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 1, update: 1 });
-  await s.stack.up();
+  await s.up();
   expect((await env.client.messagingAccounts.get(info.id)).prod_pack_enabled).toBe(true);
 
   // What the API cannot do fails at preview, saying why; so does a second resource for the account.
@@ -134,7 +134,7 @@ test("plan and production pack converge, refresh shows drift, free fails at prev
   expect(await failure(s.stack.preview())).toMatch(/MessagingAccount "(acct|again)" and MessagingAccount "(acct|again)" both set/);
   second = false;
 
-  await s.stack.destroy();
+  await s.destroy();
   record = await env.client.messagingAccounts.get(info.id);
   expect(record.prod_pack_enabled).toBe(false); // as found
   expect(record.reserved_type).toBe("messaging_fixed_10m"); // the plan stays
@@ -150,11 +150,11 @@ test("a queue renamed in code in the up that rotates its account's token is rele
       new MessagingQueue(queueResource, { region: "eu-central-1", token: account.token, name: "jobs", parallelism: 2 });
     },
   });
-  await s.stack.up();
+  await s.up();
   rotation = "two";
   queueResource = "jobs-renamed";
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(env.emu.requests().filter((r) => r.status === 401)).toEqual([]);
   expect(env.emu.requests().filter((r) => r.method === "DELETE")).toEqual([]);
   const token = (await env.client.messagingAccounts.get(info.id)).token;
@@ -165,13 +165,13 @@ test("a production pack someone else turned on is theirs: declaring it later doe
   const { info } = freshMessagingAccount(env);
   let args: Omit<MessagingAccountArgs, "accountId"> = { plan: "paid" };
   const s = await env.stack({ program: async () => void new MessagingAccount("acct", { accountId: info.id, ...args }) });
-  await s.stack.up();
+  await s.up();
   await env.client.messagingAccounts.setProdPack(info.id, true); // an operator, not this stack
   args = { plan: "paid", prodPack: true };
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(env.emu.requests().filter((r) => /prodpack/.test(r.route))).toEqual([]); // already in place: nothing sent
-  await s.stack.destroy();
+  await s.destroy();
   expect((await env.client.messagingAccounts.get(info.id)).prod_pack_enabled).toBe(true);
 });
 
@@ -199,18 +199,18 @@ test("DatabaseBudget: checks at preview, sets the budget, refresh shows drift, d
   twice = false;
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]); // nothing was sent
 
-  await s.stack.up();
+  await s.up();
   expect((await env.client.databases.get(db)).budget).toBe(500);
   expect((await exported(s, DATABASE_BUDGET))[0].outputs).toMatchObject({ databaseId: db, budget: 500, previousBudget: 300 });
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
 
   await env.client.databases.setBudget(db, 900); // out of band
-  expect((await s.stack.refresh()).summary.resourceChanges).toMatchObject({ update: 1 });
+  expect((await s.refresh()).summary.resourceChanges).toMatchObject({ update: 1 });
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 1, update: 1 });
-  await s.stack.up();
+  await s.up();
   expect((await env.client.databases.get(db)).budget).toBe(500);
 
-  await s.stack.destroy();
+  await s.destroy();
   expect((await env.client.databases.get(db)).budget).toBe(300);
   expect((await env.client.databases.get(other)).budget).toBe(0); // never touched
 });
@@ -242,7 +242,7 @@ test("the issue's program: rotate an index's and an account's tokens, set plan a
       };
     },
   });
-  const up = await s.stack.up();
+  const up = await s.up();
   expect(up.outputs.ipv4.value.addresses.length).toBeGreaterThan(0);
   for (const cidr of up.outputs.ipv4.value.addresses) expect(cidr).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
   expect(Object.keys(up.outputs.searchStats.value).sort()).toEqual(["bandwidth", "billing", "recordCount", "request", "rerankCount", "storage"]);
@@ -261,7 +261,7 @@ test("the issue's program: rotate an index's and an account's tokens, set plan a
   env.emu.addFault({ method: "POST", path: "/rotate-token/", commitThenStatus: 503 });
   env.emu.addFault({ method: "POST", path: "/reset-password$", commitThenStatus: 503 });
   env.emu.resetLog();
-  const again = await s.stack.up();
+  const again = await s.up();
   expect(env.emu.requests().filter((r) => /rotate-token|reset-password/.test(r.route)).map((r) => r.status)).toEqual([503, 503]);
   // What the stack holds is what the service has now: the one rotation each, not a second.
   const liveAccount = (await env.client.messagingAccounts.get(info.id)).token;
@@ -273,7 +273,7 @@ test("the issue's program: rotate an index's and an account's tokens, set plan a
   expect(env.emu.requests().filter((r) => r.status === 401)).toEqual([]);
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 5 });
 
-  await s.stack.destroy();
+  await s.destroy();
   const after = await env.client.messagingAccounts.get(info.id);
   expect(after.prod_pack_enabled).toBe(false); // the production pack as found
   expect(after.type).toBe("paid"); // the plan stays

@@ -36,7 +36,7 @@ const indexes = () => env.client.searchIndexes.list();
 
 test("up creates with the right outputs, tokens secret everywhere, and a no-op preview and up make zero API calls", async () => {
   const s = await env.stack({ program: programOf(() => ({ a: { name: "orders", region: "eu-west-1", type: "free" }, b: { region: "us-central1", type: "payg" } })) });
-  const up = await s.stack.up();
+  const up = await s.up();
   expect(up.summary.resourceChanges).toEqual({ create: 3 });
 
   const live = await indexes();
@@ -63,7 +63,7 @@ test("up creates with the right outputs, tokens secret everywhere, and a no-op p
   env.emu.resetLog();
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toEqual({ same: 3 });
-  const again = await s.stack.up();
+  const again = await s.up();
   expect(again.summary.resourceChanges).toEqual({ same: 3 });
   expect(env.emu.requests()).toEqual([]);
 });
@@ -76,7 +76,7 @@ test("plan limits and the other details are read when a program uses them, one G
       return { maxVectorCount: idx.maxVectorCount, maxDailyQueries: idx.maxDailyQueries, customerId: idx.customerId, creationTime: idx.creationTime, inputEnrichmentEnabled: idx.inputEnrichmentEnabled };
     },
   });
-  const up = await s.stack.up();
+  const up = await s.up();
   const [live] = await indexes();
   expect(up.outputs.maxVectorCount).toEqual({ value: 10_000, secret: false });
   expect(up.outputs.customerId.value).toBe("alice@emulator.local");
@@ -85,7 +85,7 @@ test("plan limits and the other details are read when a program uses them, one G
 
   type = "payg";
   env.emu.resetLog();
-  const changed = await s.stack.up();
+  const changed = await s.up();
   expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/setplan": 1, "GET /v2/search/:id": 1 });
   expect(changed.outputs.maxVectorCount.value).toBe(200_000_000);
   expect(changed.outputs.maxDailyQueries.value).toBe(-1);
@@ -104,21 +104,21 @@ test("plan limits and the other details are read when a program uses them, one G
 test("a name change renames in place; a region change replaces and deletes the old index", async () => {
   let spec: SearchIndexArgs = { name: "first", region: "eu-west-1", type: "free" };
   const s = await env.stack({ program: programOf(() => ({ idx: spec })) });
-  await s.stack.up();
+  await s.up();
   const [created] = await indexes();
 
   spec = { ...spec, name: "second" };
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toEqual({ same: 1, update: 1 });
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/rename": 1 });
   expect((await indexes()).map((i) => [i.id, i.name])).toEqual([[created.id, "second"]]);
 
   spec = { ...spec, region: "us-central1" };
   const replacePreview = await s.stack.preview();
   expect(replacePreview.changeSummary).toEqual({ same: 1, replace: 1 });
-  await s.stack.up();
+  await s.up();
   const afterRegion = await indexes();
   expect(afterRegion).toHaveLength(1);
   expect(afterRegion[0]).toMatchObject({ name: "second", region: "us-central1" });
@@ -131,17 +131,17 @@ test("a name change renames in place; a region change replaces and deletes the o
 test("a deployed region that differs from the requested one causes no diff", async () => {
   env.emu.emulator.placement["us-central1"] = "eu-west-1";
   const s = await env.stack({ program: programOf(() => ({ idx: { name: "placed", region: "us-central1", type: "free" } })) });
-  const up = await s.stack.up();
+  const up = await s.up();
   expect(up.outputs.idx.value).toMatchObject({ region: "us-central1", deployedRegion: "eu-west-1" });
   expect((await indexes())[0].region).toBe("eu-west-1");
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
-  await s.stack.refresh();
+  await s.refresh();
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
 });
 
 test("refresh drops an index deleted out of band, reports an out-of-band rename, and up restores the name", async () => {
   const s = await env.stack({ program: programOf(() => ({ keep: { name: "keep", region: "eu-west-1", type: "free" }, gone: { name: "gone", region: "eu-west-1", type: "free" } })) });
-  await s.stack.up();
+  await s.up();
   const live = await indexes();
   const gone = live.find((i) => i.name === "gone")!;
   const keep = live.find((i) => i.name === "keep")!;
@@ -149,7 +149,7 @@ test("refresh drops an index deleted out of band, reports an out-of-band rename,
   await env.client.searchIndexes.rename(keep.id, "renamed-elsewhere");
 
   env.emu.resetLog();
-  const refresh = await s.stack.refresh();
+  const refresh = await s.refresh();
   // One shared list for both; the missing one is confirmed by id before it is dropped.
   expect(apiCalls(env.emu)).toEqual({ "GET /v2/search": 1, "GET /v2/search/:id": 1 });
   expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
@@ -158,19 +158,19 @@ test("refresh drops an index deleted out of band, reports an out-of-band rename,
 
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toMatchObject({ update: 1, create: 1 });
-  await s.stack.up();
+  await s.up();
   expect((await indexes()).map((i) => i.name).sort()).toEqual(["gone", "keep"]);
   expect((await indexes()).find((i) => i.name === "keep")!.id).toBe(keep.id);
 });
 
 test("a list with a region no client knows yet and 'paid' for payg still refreshes; the unknown value is named in a warning", async () => {
   const s = await env.stack({ program: programOf(() => ({ a: { name: "moved", region: "eu-west-1", type: "free" }, b: { name: "billed", region: "eu-west-1", type: "payg" } })) });
-  await s.stack.up();
+  await s.up();
   const rows = env.emu.emulator.data.indexes;
   (rows.find((r) => r.record.name === "moved")!.record as { region: string }).region = "ap-south-9";
   (rows.find((r) => r.record.name === "billed")!.record as { type: string }).type = "paid";
 
-  const refresh = await s.stack.refresh();
+  const refresh = await s.refresh();
   expect(refresh.stdout + refresh.stderr).toMatch(/the service reported search index region "ap-south-9", which this version of pulumi-mgmt does not know/);
   const state = await exported(s, TYPE);
   expect(state.find((r) => r.outputs!.name === "moved")!.outputs).toMatchObject({ region: "eu-west-1", deployedRegion: "ap-south-9" });
@@ -188,32 +188,32 @@ test("adopt takes over an existing index by id or by name, and fails clearly for
   };
   const s = await env.stack({ program: programOf(() => spec) });
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(apiCalls(env.emu)["POST /v2/search"]).toBeUndefined();
   expect(await indexes()).toHaveLength(2);
   const state = await exported(s, TYPE);
   expect(state.map((r) => r.id).sort()).toEqual((await indexes()).map((i) => i.id).sort());
 
   spec = { ...spec, three: { name: "nowhere", region: "eu-west-1", type: "free", adopt: "no-such-index" } };
-  await expect(s.stack.up()).rejects.toThrow(/adopt: no search index with id or name "no-such-index" exists/);
+  await expect(s.up()).rejects.toThrow(/adopt: no search index with id or name "no-such-index" exists/);
   spec = { ...spec, three: { name: "legacy-one", region: "us-central1", type: "free", adopt: "legacy-one" } };
-  await expect(s.stack.up()).rejects.toThrow(/deployed in region "eu-west-1" but region is "us-central1"/);
+  await expect(s.up()).rejects.toThrow(/deployed in region "eu-west-1" but region is "us-central1"/);
   expect(await indexes()).toHaveLength(2);
 });
 
 test("a taken explicit name is a clear error that points to adopt", async () => {
   await env.client.searchIndexes.create({ name: "someone-elses", region: "eu-west-1", type: "free" });
   const t = await env.stack({ stackName: "taken", program: programOf(() => ({ mine: { name: "someone-elses", region: "eu-west-1", type: "free" } })) });
-  await expect(t.stack.up()).rejects.toThrow(/a search index named "someone-elses" already exists and this stack did not create it: set adopt: "someone-elses" to manage it, or choose another name/);
+  await expect(t.up()).rejects.toThrow(/a search index named "someone-elses" already exists and this stack did not create it: set adopt: "someone-elses" to manage it, or choose another name/);
   expect(await indexes()).toHaveLength(1);
 });
 
 test("destroy deletes every index", async () => {
   const s = await env.stack({ program: programOf(() => ({ a: { region: "eu-west-1", type: "free" }, b: { region: "eu-west-1", type: "payg" }, c: { region: "us-central1", type: "free" } })) });
-  await s.stack.up();
+  await s.up();
   expect(await indexes()).toHaveLength(3);
   await env.client.searchIndexes.delete((await indexes())[0].id); // already gone counts as deleted
-  await s.stack.destroy();
+  await s.destroy();
   expect(await exported(s, TYPE)).toEqual([]);
   expect(await indexes()).toEqual([]);
 });
@@ -227,7 +227,7 @@ test("getSearchIndex and getSearchIndexes read through the program's config; the
       return { one, all, count: all.apply((list) => list.length) };
     },
   });
-  const up = await s.stack.up();
+  const up = await s.up();
   expect(up.outputs.one.secret).toBe(true);
   expect(up.outputs.one.value).toMatchObject({ id: existing.id, name: "read-me", region: "us-central1", type: "payg", token: existing.token, readOnlyToken: existing.read_only_token });
   expect(up.outputs.all.value[0].throughputVector).toEqual([]); // the list carries the metrics
@@ -250,7 +250,7 @@ describe("bad input fails at preview with a clear message and no API write", () 
     const s = await env.stack({ program: programOf(() => ({ bad: args as unknown as SearchIndexArgs })) });
     env.emu.resetLog();
     await expect(s.stack.preview()).rejects.toThrow(message);
-    await expect(s.stack.up()).rejects.toThrow(message);
+    await expect(s.up()).rejects.toThrow(message);
     expect(writes(env.emu)).toBe(0);
     expect(await indexes()).toEqual([]);
   });
@@ -261,19 +261,19 @@ describe("faults", () => {
     const s = await env.stack({ program: programOf(() => ({ a: { name: "fa", region: "eu-west-1", type: "free" }, b: { name: "fb", region: "eu-west-1", type: "free" } })) });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 1 });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503 });
-    const up = await s.stack.up();
+    const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
     expect(env.emu.requests({ route: "POST /v2/search" }).map((r) => r.status).sort()).toEqual([200, 200, 429, 503]);
 
     env.emu.addFault({ method: "GET", path: "^/v2/search$", drop: true });
     env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 503 });
     env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 429, retryAfter: 1 });
-    await s.stack.refresh();
+    await s.refresh();
     expect((await exported(s, TYPE)).map((r) => r.outputs!.name).sort()).toEqual(["fa", "fb"]);
 
     env.emu.addFault({ method: "DELETE", drop: true });
     env.emu.addFault({ method: "DELETE", status: 503 });
-    await s.stack.destroy();
+    await s.destroy();
     expect(await exported(s, TYPE)).toEqual([]);
     expect(await indexes()).toEqual([]);
   });
@@ -281,7 +281,7 @@ describe("faults", () => {
   test("a create whose answer is lost leaves exactly one index, tracked in state", async () => {
     const s = await env.stack({ program: programOf(() => ({ a: { name: "lost", region: "eu-west-1", type: "free" } })) });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", commitThenDrop: true });
-    const up = await s.stack.up();
+    const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 2 });
     const live = await indexes();
     expect(live).toHaveLength(1);
@@ -293,7 +293,7 @@ describe("faults", () => {
   test("a create that times out is looked up before anything else", async () => {
     const s = await env.stack({ program: programOf(() => ({ a: { name: "slow", region: "eu-west-1", type: "free" } })), mgmt: { timeoutMs: 1000 } });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", delayMs: 2000 });
-    const up = await s.stack.up();
+    const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 2 });
     // The delayed create may commit after the look-up: either way exactly one index, in state.
     await new Promise((r) => setTimeout(r, 1500));

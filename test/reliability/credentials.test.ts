@@ -23,10 +23,10 @@ test.each([
 ])("%s: an answer that echoes the Authorization header shows no credential in any output", async (_label, scenario, route) => {
   const token = env.emu.users[0].accounts[0].token;
   const s = await env.stack({ workDir: PROGRAM, stackName: `credentials-${process.pid}-${++stacks}`, mgmt: { messagingToken: token }, config: { scenario: { value: scenario } } });
-  await s.stack.up();
+  await s.up();
   env.emu.addFault({ ...route, status: 500, echoAuthorization: true, times: 100 });
   let streamed = "";
-  const message = await failure(s.stack.refresh({ onOutput: (o) => (streamed += o) }));
+  const message = await failure(s.refresh({ onOutput: (o) => (streamed += o) }));
   env.emu.emulator.controls.clearFaults();
 
   const { username, password } = env.mgmt as { username: string; password: string };
@@ -35,5 +35,5 @@ test.each([
   // The failure is the service's, and its text is there, with the credentials taken out.
   expect(shown).toMatch(/500: injected fault; request had Authorization: (Basic|Bearer) \[redacted\]/);
   for (const c of credentials) expect(shown).not.toContain(c);
-  await s.stack.destroy();
+  await s.destroy();
 });

@@ -130,7 +130,7 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
     expectRetried(PHASES[phase], fault, env.emu.requests());
   };
 
-  await run("create", () => s.stack.up());
+  await run("create", () => s.up());
   let live = await env.client.searchIndexes.list();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix", "free"]]);
   expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
@@ -142,7 +142,7 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   expect(account.queues.pq.paused).toBe(true);
 
   v = { name: "matrix-renamed", type: "payg", budget: 60, paused: false, trigger: "two", pin: { parallelism: 3 }, parallelism: 4, queuePaused: true };
-  await run("update", () => s.stack.up());
+  await run("update", () => s.up());
   live = await env.client.searchIndexes.list();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix-renamed", "payg"]]);
   expect((await exported(s, INDEX))[0].outputs).toMatchObject({ name: "matrix-renamed", type: "payg" });
@@ -152,11 +152,11 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   expect(account.queues.dq).toMatchObject({ parallelism: 4, upserts: 2 * perAction });
 
   account.keys.k.waitListSize = 9;
-  await run("refresh", () => s.stack.refresh());
+  await run("refresh", () => s.refresh());
   expect((await exported(s, "pulumi-nodejs:dynamic/mgmt:FlowControlKey"))[0].outputs!.waitListSize).toBe(9);
   expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
 
-  await run("destroy", () => s.stack.destroy());
+  await run("destroy", () => s.destroy());
   expect(await env.client.searchIndexes.list()).toEqual([]);
   expect(account.record.budget).toBe(0);
   expect(await exported(s, INDEX)).toEqual([]);
@@ -185,11 +185,11 @@ describe("a definite 4xx is not retried and fails fast, naming the object and th
         if (part === "controls") new MessagingControls("ops", { region: "eu-central-1", token: info.token, flowControlKeys: [{ key: "k", paused: changed }] });
       },
     });
-    await s.stack.up();
+    await s.up();
     changed = true;
     env.emu.resetLog();
     env.emu.addFault({ ...rule, times: 5 });
-    await expect(s.stack.up()).rejects.toThrow(message);
+    await expect(s.up()).rejects.toThrow(message);
     expect(env.emu.requests({ route })).toHaveLength(1);
     expect(env.emu.requests({ route })[0].status).toBe(rule.status);
   });

@@ -110,7 +110,7 @@ describe("local input: refused before any write", () => {
   };
   beforeAll(async () => {
     s = await env.stack({ stackName: "hostile", program });
-    await s.stack.up();
+    await s.up();
   });
 
   test("the table has at least 30 cases across resources, the component and the configuration", () => {
@@ -121,7 +121,7 @@ describe("local input: refused before any write", () => {
     extra = declare;
     const before = await snapshot(s);
     env.emu.resetLog();
-    await expect(s.stack.up()).rejects.toThrow(message);
+    await expect(s.up()).rejects.toThrow(message);
     expect(writes(env.emu)).toBe(0);
     expect(await snapshot(s)).toBe(before);
   });
@@ -134,7 +134,7 @@ describe("configuration: a clear error, and nothing changed", () => {
     const s = await env.stack({ stackName: `config-${label.replace(/[^a-z]+/gi, "-")}`, mgmt: settings, program: async () => void declaring(declare) });
     const before = await snapshot(s);
     env.emu.resetLog();
-    await expect(s.stack.up()).rejects.toThrow(message);
+    await expect(s.up()).rejects.toThrow(message);
     expect(env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400)).toEqual([]);
     expect(await snapshot(s)).toBe(before);
   });

@@ -77,7 +77,7 @@ test("an up of 20 indexes cancelled while 4 creates are in flight converges to e
   const abort = new AbortController();
   let cancelling: () => void = () => undefined;
   const cancelSeen = new Promise<void>((resolve) => (cancelling = resolve));
-  const up = s.stack.up({ signal: abort.signal, parallel: 4, onOutput: (out) => /cancelling/i.test(out) && cancelling() }).then(
+  const up = s.up({ signal: abort.signal, parallel: 4, onOutput: (out) => /cancelling/i.test(out) && cancelling() }).then(
     () => "finished",
     () => "cancelled",
   );
@@ -90,8 +90,8 @@ test("an up of 20 indexes cancelled while 4 creates are in flight converges to e
   expect(env.emu.emulator.data.indexes).toHaveLength(4);
   expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
 
-  await s.stack.refresh({ clearPendingCreates: true });
-  await s.stack.up();
+  await s.refresh({ clearPendingCreates: true });
+  await s.up();
   await expectExactly(s, 20);
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 21 });
 });
@@ -101,7 +101,7 @@ test("after a hard kill of the CLI mid-up, recoverPendingCreates imports the ind
   // exist in the service and only as pending creates in the state.
   env.emu.addFault({ method: "POST", path: "^/v2/search$", delayAfterMs: 5000, times: 12 });
   const s = await env.stack({ stackName: "hardkill", program: indexesProgram(12, () => false) });
-  const up = s.stack.up({ parallel: 4 }).then(
+  const up = s.up({ parallel: 4 }).then(
     () => "finished",
     () => "killed",
   );
@@ -131,7 +131,7 @@ test("after a hard kill of the CLI mid-up, recoverPendingCreates imports the ind
   expect(report.imported.length + report.cleared.length).toBeLessThanOrEqual(12);
   expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   await expectExactly(s, 12);
   // Only the missing ones were created; nothing was found taken or taken back.
   const creates = env.emu.requests({ route: "POST /v2/search" });
@@ -156,7 +156,7 @@ test("after a hard kill mid-takeover, recovery imports the key, queue and budget
         new SearchIndex("orders", adopt ? { adopt: "orders", region: "eu-west-1", type: "free" } : { name: "orders", region: "eu-west-1", type: "free" });
       }),
   });
-  const up = s.stack.up().then(
+  const up = s.up().then(
     () => "finished",
     () => "killed",
   );
@@ -180,17 +180,17 @@ test("after a hard kill mid-takeover, recovery imports the key, queue and budget
   // The run did create "orders", but nothing proves it: a name the user chose may be someone else's.
   expect(report.unproven.map((i) => i.name)).toEqual(["orders"]);
   expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
-  await expect(s.stack.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
+  await expect(s.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
 
   adopt = true;
   env.emu.resetLog();
-  await s.stack.up();
+  await s.up();
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
   expect((await s.stack.preview()).changeSummary).not.toHaveProperty("update");
 
   // Destroy gives back what the killed run changed: the pause and pin lifted, the budget it found,
   // the queue it created deleted. The adopted index is released.
-  await s.stack.destroy();
+  await s.destroy();
   expect(account.keys.k.paused).toBe(false);
   expect(account.keys.k.pinned ?? {}).toEqual({});
   expect(account.record.budget).toBe(300);
@@ -201,7 +201,7 @@ test("after a hard kill mid-takeover, recovery imports the key, queue and budget
 test("one up of 200 indexes against a service that allows 20 requests a second creates all 200, none twice", async () => {
   env.emu.emulator.controls.setRateLimit(20);
   const s = await env.stack({ stackName: "load", program: indexesProgram(200, (i) => i % 3 === 0) });
-  const up = await s.stack.up();
+  const up = await s.up();
   expect(up.summary.resourceChanges).toEqual({ create: 201 });
   const limited = env.emu.requests().filter((r) => r.status === 429).length;
   expect(limited).toBeGreaterThan(0); // the limit really bit
