@@ -14,15 +14,25 @@ import type * as pulumi from "@pulumi/pulumi";
 /** A resource `check` has not seen before: it has no old inputs. */
 export const isNewResource = (olds: Record<string, unknown> | undefined) => !olds || Object.keys(olds).length === 0;
 
+/** What `read` answers when the object the resource acts on is not there: the create would fail. */
+export class Absent {
+  constructor(
+    readonly property: string,
+    readonly reason: string,
+  ) {}
+}
+
 /**
  * Adds `before` to the checked inputs of a new resource. `read` returns undefined when it cannot
- * read yet (a value unknown in a preview); a failed read is left to the create, which reads again
- * and reports it.
+ * read yet (a value unknown in a preview), and an `Absent` when the object is not there: then the
+ * check fails, so a preview fails where the up would. A failed read is left to the create, which
+ * reads again and reports it.
  */
-export async function withBefore<B>(result: pulumi.dynamic.CheckResult, olds: Record<string, unknown> | undefined, read: () => Promise<B | undefined>): Promise<pulumi.dynamic.CheckResult> {
+export async function withBefore<B>(result: pulumi.dynamic.CheckResult, olds: Record<string, unknown> | undefined, read: () => Promise<B | Absent | undefined>): Promise<pulumi.dynamic.CheckResult> {
   if (result.failures?.length || !isNewResource(olds)) return result;
   try {
     const before = await read();
+    if (before instanceof Absent) return { inputs: result.inputs, failures: [{ property: before.property, reason: before.reason }] };
     return before === undefined ? result : { inputs: { ...result.inputs, before } };
   } catch {
     return result;

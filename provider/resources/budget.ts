@@ -15,7 +15,7 @@ import type { MgmtClient } from "../api/client";
 import { ApiError } from "../api/errors";
 import { apiClient } from "../runtime";
 import { UserError } from "../userError";
-import { isRecovered, withBefore } from "./before";
+import { Absent, isRecovered, withBefore } from "./before";
 import { claim } from "./claims";
 import { confirmGone, goneIfNotFound, managementIdentity } from "./identity";
 import { applyToSharedList, sharedList } from "./sharedList";
@@ -106,7 +106,7 @@ export function budgetProvider<K extends string, R, O extends BudgetOutputs<K>>(
       return withBefore(result, olds, async () => {
         if (isUnknown(id)) return undefined;
         const record = await live(apiClient(), String(id));
-        return record ? { budget: current(record) } : undefined;
+        return record ? { budget: current(record) } : new Absent(target.idField, notFound(String(id)));
       });
     },
 

@@ -109,9 +109,13 @@ describe("bad input fails at preview with zero API writes", () => {
     expect([await budgetOf(ids[0]), await budgetOf(ids[1]), await budgetOf(ids[2])]).toEqual([0, 20, 10000]);
   });
 
-  test("an unknown account is a clear error naming the id", async () => {
+  test("an unknown account is a clear error naming the id, from the preview on, and nothing is written", async () => {
     const s = await env.stack({ program: programOf(() => ({ bad: { accountId: "no-such-account", budget: 100 } })) });
-    await expect(s.up()).rejects.toThrow(/messaging account "no-such-account" not found for this user: check accountId/);
+    env.emu.resetLog();
+    const unknown = /messaging account "no-such-account" not found for this user: check accountId/;
+    await expect(s.stack.preview()).rejects.toThrow(unknown);
+    await expect(s.up()).rejects.toThrow(unknown);
+    expect(writes(env.emu)).toBe(0);
   });
 });
 

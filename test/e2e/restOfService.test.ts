@@ -164,7 +164,11 @@ test("a queue renamed in code in the up that rotates its account's token is rele
 test("a production pack someone else turned on is theirs: declaring it later does not turn it off on destroy", async () => {
   const { info } = freshMessagingAccount(env);
   let args: Omit<MessagingAccountArgs, "accountId"> = { plan: "paid" };
-  const s = await env.stack({ program: async () => void new MessagingAccount("acct", { accountId: info.id, ...args }) });
+  let accountId = "no-such-account";
+  const s = await env.stack({ program: async () => void new MessagingAccount("acct", { accountId, ...args }) });
+  // An account that is not there fails the preview already, as the up would.
+  expect(await failure(s.stack.preview())).toMatch(/messaging account "no-such-account" not found for this user: check accountId/);
+  accountId = info.id;
   await s.up();
   await env.client.messagingAccounts.setProdPack(info.id, true); // an operator, not this stack
   args = { plan: "paid", prodPack: true };
@@ -182,15 +186,18 @@ test("DatabaseBudget: checks at preview, sets the budget, refresh shows drift, d
   env.emu.resetLog();
   let budget = 500;
   let twice = false;
+  let databaseId = "no-such-database";
   const s = await env.stack({
     program: async () => {
       declaring(() => {
-        new DatabaseBudget("cache", { databaseId: db, budget });
-        if (twice) new DatabaseBudget("cache-again", { databaseId: db, budget });
+        new DatabaseBudget("cache", { databaseId, budget });
+        if (twice) new DatabaseBudget("cache-again", { databaseId, budget });
       });
       return {};
     },
   });
+  expect(await failure(s.stack.preview())).toMatch(/database "no-such-database" not found for this user: check databaseId/);
+  databaseId = db;
   budget = 20000;
   expect(await failure(s.stack.preview())).toMatch(/budget: must be 0 \(no limit\) to 10000/);
   twice = true;

@@ -21,7 +21,7 @@ import { ApiError, NotFoundError } from "../../api/errors";
 import type { MessagingAccountRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { UserError } from "../../userError";
-import { isRecovered, withBefore } from "../before";
+import { Absent, isRecovered, withBefore } from "../before";
 import { claim } from "../claims";
 import { confirmGone, goneIfNotFound, managementIdentity, recordRotation } from "../identity";
 import { rotateOnce, rotationDue } from "../rotation";
@@ -70,7 +70,7 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     return withBefore(result, olds, async () => {
       if (typeof news.accountId !== "string") return undefined;
       const record = await readAccount(apiClient(), news.accountId);
-      return record ? { prodPack: record.prod_pack_enabled ?? false } : undefined;
+      return record ? { prodPack: record.prod_pack_enabled ?? false } : new Absent("accountId", notFound(news.accountId).message);
     });
   },
 
