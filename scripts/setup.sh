@@ -11,18 +11,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # stamp its last success left: unchanged sources cost no recompile, repack or type-check.
 stamps=node_modules/.cache/pulumi-mgmt
 mkdir -p "$stamps"
-if [ "${1:-}" = "--typecheck" ]; then
-  # Not in dist/: the compile below empties dist/.
-  typecheck_hash=$(node scripts/source-hash.js --typecheck)
-  if [ "$(cat "$stamps/typechecked" 2>/dev/null)" = "$typecheck_hash" ]; then
-    echo "[setup] type-check is up to date" >&2
-  else
-    echo "[setup] type-checking" >&2
-    npx --no-install tsc -p tsconfig.json --noEmit
-    echo "$typecheck_hash" > "$stamps/typechecked"
-  fi
-fi
-
 if node scripts/source-hash.js --is-built; then   # the check Jest's global setup makes too
   echo "[setup] dist/ is up to date" >&2
 else
@@ -47,6 +35,19 @@ else
   # Last, and the hash from before the compile: a failed step or a source edited meanwhile
   # means the next run builds again. Jest's global setup reads this too.
   echo "$build_hash" > dist/.built
+fi
+
+# After the build: examples/ import `pulumi-mgmt`, which resolves to the package installed above.
+if [ "${1:-}" = "--typecheck" ]; then
+  # The stamp is not in dist/: a compile empties dist/.
+  typecheck_hash=$(node scripts/source-hash.js --typecheck)
+  if [ "$(cat "$stamps/typechecked" 2>/dev/null)" = "$typecheck_hash" ]; then
+    echo "[setup] type-check is up to date" >&2
+  else
+    echo "[setup] type-checking" >&2
+    npx --no-install tsc -p tsconfig.json --noEmit
+    echo "$typecheck_hash" > "$stamps/typechecked"
+  fi
 fi
 
 bin=$(bash scripts/ensure-pulumi.sh | tail -n 1)
