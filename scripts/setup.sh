@@ -18,7 +18,7 @@ else
   echo "[setup] compiling TypeScript to dist/" >&2
   rm -rf dist
   npx --no-install tsc -p tsconfig.build.json
-  chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js 2>/dev/null || true
+  chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js dist/provider/fleet/cli.js 2>/dev/null || true
 
   # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
   # as a user's program does, and the dynamic provider loads its code by that name at run time. It

@@ -13,27 +13,11 @@ import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Listr } from "listr2";
-import type { MgmtConfig } from "pulumi-mgmt/automation";
-import { converge, type TenantResult } from "./converge";
-import { readTenants } from "./tenantList";
+import { converge, readTenants, serviceFromEnv, type TenantResult } from "pulumi-mgmt/fleet";
 
 function usage(message: string): never {
   console.error(`tenants: ${message}`);
   process.exit(2);
-}
-
-function serviceFromEnv(): MgmtConfig {
-  const env = process.env;
-  const missing = ["MGMT_BASE_URL", "MGMT_USERNAME", "MGMT_PASSWORD", "MGMT_MESSAGING_URL", "MGMT_REGIONAL_MESSAGING_URL", "MGMT_MESSAGING_TOKEN"].filter((k) => !env[k]);
-  if (missing.length > 0) usage(`set ${missing.join(", ")} (the service to provision on; for a local try, \`npx mgmt-emulator --env\` prints them as shell exports)`);
-  return {
-    baseUrl: env.MGMT_BASE_URL,
-    username: env.MGMT_USERNAME,
-    password: env.MGMT_PASSWORD,
-    messagingUrl: env.MGMT_MESSAGING_URL,
-    regionalMessagingUrl: env.MGMT_REGIONAL_MESSAGING_URL,
-    messagingToken: env.MGMT_MESSAGING_TOKEN,
-  };
 }
 
 /** tenant | status | index | duration, aligned. */
@@ -67,7 +51,12 @@ async function main(): Promise<void> {
   } catch (err) {
     usage((err as Error).message);
   }
-  const mgmt = serviceFromEnv();
+  let mgmt;
+  try {
+    mgmt = serviceFromEnv();
+  } catch (err) {
+    usage((err as Error).message);
+  }
   const backendUrl = values.backend ?? process.env.PULUMI_BACKEND_URL ?? `file://${path.join(process.cwd(), ".pulumi-state")}`;
 
   // SIGINT / SIGTERM: every running update is cancelled gracefully (in-flight operations finish,
@@ -93,7 +82,7 @@ async function main(): Promise<void> {
           return;
         }
         task.title = `${t.id}: ${verb}`;
-        const r = await converge(t, { backendUrl, workRoot: values["work-dir"]!, mgmt, retries, destroy: values.destroy!, recover: values.recover!, signal: abort.signal }, (line) => {
+        const r = await converge(t, { backendUrl, workRoot: values["work-dir"]!, mgmt, retries, action: values.destroy ? "destroy" : "converge", recover: values.recover!, signal: abort.signal }, (line) => {
           // In a terminal each tenant's line shows its engine's latest step; in a log, only the outcomes.
           if (process.stdout.isTTY) task.output = line;
         });

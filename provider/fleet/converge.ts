@@ -1,38 +1,51 @@
-// One tenant's stack, converged (or destroyed) with retries for transient failures.
+/**
+ * One tenant's stack, converged, destroyed or checked for drift: what the single-machine driver
+ * (examples/tenants) and each fleet job (fleet/queue.ts) run. Transient failures are retried here
+ * when the caller asks (the driver); a fleet job leaves retries to the job queue instead.
+ */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { FlowControlKey, SearchIndex } from "pulumi-mgmt";
-import { mgmtStack, recoverPendingCreates, type MgmtConfig } from "pulumi-mgmt/automation";
-import type { Tenant } from "./tenantList";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { mgmtStack, type MgmtConfig } from "../automation/stack";
+import { recoverPendingCreates } from "../automation/recovery";
+import { tenantProgram, type Tenant } from "./tenant";
+
+export type Action = "converge" | "destroy" | "drift";
 
 export interface RunOptions {
   backendUrl: string;
   /** Each tenant gets <workRoot>/<id>: Pulumi keeps the selected stack in a file per folder. */
   workRoot: string;
   mgmt: MgmtConfig;
+  /** Further attempts after a transient failure, 2 s, 4 s, ... apart. */
   retries: number;
-  destroy: boolean;
-  /** After a crash of the driver: break the stack's lock and import its pending creates first. */
+  action: Action;
+  /** After a crash of whoever ran this stack last: break the stack's lock and import its pending creates first. */
   recover: boolean;
   signal: AbortSignal;
+  /** The passphrase of the stacks' secrets; default PULUMI_CONFIG_PASSPHRASE(_FILE). */
+  passphrase?: string;
+}
+
+/** A resource a drift check found changed outside the stack, and which of its fields. */
+export interface Drift {
+  resource: string;
+  fields: string[];
 }
 
 export interface TenantResult {
   tenant: string;
-  status: "created" | "updated" | "unchanged" | "destroyed" | "failed" | "cancelled";
+  status: "created" | "updated" | "unchanged" | "destroyed" | "drifted" | "failed" | "cancelled";
   index?: string;
   seconds: number;
   attempts: number;
   error?: string;
-}
-
-/** The program of every tenant's stack: a search index and its flow control policy. */
-function program(t: Tenant) {
-  return async () => {
-    const index = new SearchIndex("index", { name: `${t.id}-search`, region: t.searchRegion, type: t.plan });
-    new FlowControlKey("policy", { region: t.messagingRegion, key: t.flowControlKey, pin: t.pin });
-    return { indexName: index.name, indexId: index.id, endpoint: index.endpoint };
-  };
+  /** A failure worth another attempt later (the service, the network or the state backend failing for a moment). */
+  transient?: boolean;
+  /** What a drift check found. */
+  drift?: Drift[];
+  /** What the engine did, by operation. */
+  changes?: Record<string, number>;
 }
 
 /**
@@ -42,7 +55,11 @@ function program(t: Tenant) {
  */
 export function isTransient(message: string): boolean {
   if (isLocked(message)) return false; // someone else is changing this stack: never fight them
-  return /\b(429|500|502|503|504)\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|timed? ?out|temporarily unavailable|unable to open bucket/i.test(message);
+  // Inline programs run side by side in one process, and the Automation API's program server
+  // listens for unhandled errors process-wide: one run's engine shutting down ("Resource monitor
+  // is terminating") can fail another run that did nothing wrong. Run again, it succeeds.
+  if (/Resource monitor is terminating/.test(message)) return true;
+  return /\b(429|500|502|503|504)\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|timed? ?out|temporarily unavailable|unable to open bucket|terminating connection|connection (was )?(terminated|closed|refused)/i.test(message);
 }
 
 export const isLocked = (message: string) => /currently locked|another update is currently in progress|conflict: another update/i.test(message);
@@ -55,8 +72,7 @@ export function reason(err: unknown): string {
   return (lines.length > 0 ? [...new Set(lines)].join("; ") : text.split("\n")[0]).slice(0, 400);
 }
 
-function statusOf(changes: Record<string, number> | undefined, destroy: boolean): TenantResult["status"] {
-  if (destroy) return "destroyed";
+function statusOf(changes: Record<string, number> | undefined): TenantResult["status"] {
   if (!changes) return "unchanged";
   if ((changes.create ?? 0) > 0) return "created";
   if (Object.entries(changes).some(([k, n]) => k !== "same" && n > 0)) return "updated";
@@ -69,7 +85,37 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-export async function converge(t: Tenant, o: RunOptions, progress: (line: string) => void): Promise<TenantResult> {
+/**
+ * The resources a refresh would change, and their fields, from a refresh preview's events: the
+ * engine's own diff where it gives one, else the declared fields (the resource's inputs) whose
+ * value the read found changed.
+ */
+function driftCollector(): { onEvent: (e: EngineEvent) => void; found: Drift[] } {
+  const byUrn = new Map<string, Set<string>>();
+  const found: Drift[] = [];
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return {
+    found,
+    onEvent(e) {
+      const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
+      if (!step || step.type === "pulumi:pulumi:Stack" || step.op === "same" || step.op === "read") return;
+      const fields = new Set([...(step.diffs ?? []), ...Object.keys(step.detailedDiff ?? {})]);
+      const [before, after] = [step.old?.outputs, step.new?.outputs];
+      if (before && after) for (const key of Object.keys(step.old?.inputs ?? {})) if (key in before && !same(before[key], after[key])) fields.add(key);
+      if (fields.size === 0) return;
+      let known = byUrn.get(step.urn);
+      if (!known) {
+        known = new Set();
+        byUrn.set(step.urn, known);
+        found.push({ resource: step.urn.split("::").pop() ?? step.urn, fields: [] });
+      }
+      for (const f of fields) known.add(f);
+      found.find((d) => d.resource === (step.urn.split("::").pop() ?? step.urn))!.fields = [...known].sort();
+    },
+  };
+}
+
+export async function converge(t: Tenant, o: RunOptions, progress: (line: string) => void = () => undefined): Promise<TenantResult> {
   const started = Date.now();
   const workDir = path.join(o.workRoot, t.id);
   mkdirSync(workDir, { recursive: true });
@@ -81,24 +127,32 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
 
   for (let attempt = 1; ; attempt++) {
     try {
-      const tenant = await mgmtStack({ workDir, projectName: "tenants", stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: program(t) });
+      const tenant = await mgmtStack({ workDir, projectName: "tenants", stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}) });
       const { stack } = tenant;
       if (o.recover && attempt === 1) {
         await stack.cancel();
         const report = await recoverPendingCreates(stack);
         if (report.imported.length + report.cleared.length > 0) progress(`recovered: ${report.imported.length} imported, ${report.cleared.length} cleared`);
       }
-      if (o.destroy) {
-        await tenant.destroy({ onOutput, signal: o.signal });
+      if (o.action === "destroy") {
+        const destroyed = await tenant.destroy({ onOutput, signal: o.signal });
         await stack.workspace.removeStack(t.id);
-        return done({ status: "destroyed", attempts: attempt });
+        return done({ status: "destroyed", attempts: attempt, changes: destroyed.summary.resourceChanges as Record<string, number> });
+      }
+      if (o.action === "drift") {
+        // A refresh that changes nothing: the preview of one, read from its events.
+        const drift = driftCollector();
+        await stack.previewRefresh({ onOutput, onEvent: drift.onEvent, signal: o.signal });
+        return done({ status: drift.found.length > 0 ? "drifted" : "unchanged", attempts: attempt, drift: drift.found });
       }
       const up = await tenant.up({ onOutput, signal: o.signal });
-      return done({ status: statusOf(up.summary.resourceChanges, false), index: up.outputs.indexName?.value, attempts: attempt });
+      const changes = up.summary.resourceChanges as Record<string, number> | undefined;
+      return done({ status: statusOf(changes), index: up.outputs.indexName?.value, attempts: attempt, changes });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: "cancelled: the driver was stopped" });
-      if (!isTransient(message) || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: reason(err) });
+      if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: "cancelled: the driver was stopped", transient: true });
+      const transient = isTransient(message);
+      if (!transient || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: reason(err), transient });
       const wait = 2000 * attempt;
       progress(`attempt ${attempt} failed for a transient reason (${reason(err)}); retrying in ${wait / 1000}s`);
       await sleep(wait, o.signal);

@@ -1,5 +1,12 @@
-// The tenant list: what each customer gets, read from a JSON file and checked before anything runs.
+/**
+ * A tenant: what each customer gets (a search index and its flow control policy, one stack per
+ * tenant), the list of them read from a JSON file and checked before anything runs, and the
+ * Pulumi program of a tenant's stack. The single-machine driver (examples/tenants) and the fleet
+ * (fleet/queue.ts) both converge these.
+ */
 import { readFileSync } from "node:fs";
+import { FlowControlKey } from "../resources/flowControlKey/flowControlKey";
+import { SearchIndex } from "../resources/searchIndex/searchIndex";
 
 export interface Tenant {
   /** Stack name and index name prefix: lowercase letters, digits and '-'. */
@@ -27,6 +34,11 @@ export function readTenants(file: string): Tenant[] {
   } catch (err) {
     throw new Error(`cannot read the tenant list ${file}: ${(err as Error).message}`);
   }
+  return checkTenants(raw, file);
+}
+
+/** A parsed tenant list, checked: every problem at once, each naming where, the tenant and the field. */
+export function checkTenants(raw: unknown, file: string): Tenant[] {
   if (!Array.isArray(raw)) throw new Error(`${file}: must be a JSON array of tenants`);
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -53,4 +65,18 @@ export function readTenants(file: string): Tenant[] {
   });
   if (problems.length > 0) throw new Error(problems.join("\n"));
   return tenants;
+}
+
+/**
+ * The program of every tenant's stack: a search index and its flow control policy. The index is
+ * auto-named (`<tenant>-search-<8 hex>`): a name drawn for this resource is proof that an index
+ * under it is this stack's, so a create cut short by a dead worker is imported on the next run
+ * (automation/recovery.ts) instead of being refused as someone else's.
+ */
+export function tenantProgram(t: Tenant) {
+  return async () => {
+    const index = new SearchIndex(`${t.id}-search`, { region: t.searchRegion, type: t.plan });
+    new FlowControlKey("policy", { region: t.messagingRegion, key: t.flowControlKey, pin: t.pin });
+    return { indexName: index.name, indexId: index.id, endpoint: index.endpoint };
+  };
 }

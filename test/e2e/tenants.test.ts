@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../../provider/automation";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
+import { startPostgres, type TestPostgres } from "../support/postgres";
 
 const EXAMPLE = path.join(PACKAGE_ROOT, "examples/tenants");
 // Enough that a run stopped after 5 creates (concurrency 5) leaves tenants undone; every tenant
@@ -17,20 +18,17 @@ const TENANTS = 12;
 const PASSPHRASE = "test-only-passphrase";
 
 let env: TestEnv;
-let pg: { dir: string; url: string };
+let pg: TestPostgres;
 let work: string;
 let token: string;
 
 beforeAll(async () => {
   env = await testEnv();
-  const dir = mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-pg-test-"));
-  // The script's own error (no root to install, no apt-get, ...) is the test's failure.
-  const url = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/postgres.sh"), "start", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
-  pg = { dir, url };
+  pg = startPostgres();
   work = mkdtempSync(path.join(tmpdir(), "tenants-work-"));
 });
 afterAll(async () => {
-  if (pg) execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/postgres.sh"), "stop", pg.dir], { stdio: "inherit" });
+  pg?.stop();
   rmSync(work, { recursive: true, force: true });
   await env.cleanup();
 });
@@ -87,7 +85,8 @@ async function stacksInBackend(): Promise<string[]> {
   return keys.split("\n").filter(Boolean).map((k) => path.basename(k, ".json")).sort();
 }
 
-const indexNames = () => env.emu.emulator.data.indexes.map((i) => i.record.name).sort();
+/** The indexes on the service, without the random suffix of their auto-names (`<tenant>-search-<8 hex>`). */
+const indexNames = () => env.emu.emulator.data.indexes.map((i) => i.record.name.replace(/-[0-9a-f]{8}$/, "")).sort();
 
 test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way converges when started again; a second run writes nothing; a concurrent update of a stack is refused and leaves it whole; --destroy leaves nothing`, async () => {
   const { token: t, account } = freshMessagingAccount(env);
@@ -119,7 +118,7 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   // The summary table: tenant, status, index, duration.
   expect(second.out).toMatch(/^tenant\s+status\s+index\s+duration$/m);
   const last = ids[TENANTS - 1];
-  expect(second.out).toMatch(new RegExp(`^${last}\\s+(created|updated|unchanged)\\s+${last}-search\\s+\\d+\\.\\d+s$`, "m"));
+  expect(second.out).toMatch(new RegExp(`^${last}\\s+(created|updated|unchanged)\\s+${last}-search-[0-9a-f]{8}\\s+\\d+\\.\\d+s$`, "m"));
 
   // 3. Nothing changed: every tenant unchanged, and not one write call.
   env.emu.resetLog();
@@ -151,7 +150,7 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   env.emu.emulator.controls.openGate();
   await finished(holder);
   expect(holder.code).toBe(0);
-  expect(holder.out).toMatch(/^t01\s+updated\s+t01-search/m);
+  expect(holder.out).toMatch(/^t01\s+updated\s+t01-search-[0-9a-f]{8}\s/m);
   expect(account.keys["key-t01"].pinned).toEqual({ parallelism: 2, rate: 20, period: 60 });
   const whole = await finished(driver(["--tenants", changed]));
   expect(whole.out).toMatch(/^t01\s+unchanged\s/m);
@@ -172,7 +171,7 @@ test("a tenant whose run fails for a transient reason is retried; one that fails
   env.emu.addFault({ method: "POST", path: "/flowControl/key-r1/pin$", status: 503, times: 7 });
   const retried = await finished(driver(["--tenants", tenantsFile("retry", [{ id: "r1" }]), "--work-dir", path.join(work, "retry")]));
   expect(retried.code).toBe(0);
-  expect(retried.out).toMatch(/^r1\s+created \(2 attempts\)\s+r1-search/m);
+  expect(retried.out).toMatch(/^r1\s+created \(2 attempts\)\s+r1-search-[0-9a-f]{8}\s/m);
   expect(account.keys["key-r1"].pinned).toEqual({ parallelism: 2, rate: 10, period: 60 });
 
   // A definite refusal (400) is not transient: one attempt, a clear reason, exit code 1. (A key

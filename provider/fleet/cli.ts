@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+/**
+ * mgmt-fleet: converge thousands of tenants with workers on many machines, through a job queue in
+ * the PostgreSQL that holds their state.
+ *
+ *   mgmt-fleet submit <tenants.json> [--wait]    one converge job per tenant (a queued one is replaced)
+ *   mgmt-fleet worker [--concurrency 4] [--work-dir DIR]
+ *                                                run jobs until SIGTERM/SIGINT (running updates are cancelled gracefully)
+ *   mgmt-fleet status [--json]                   per tenant: state, attempts, duration, error
+ *   mgmt-fleet drift <tenants.json>              a read-only check per tenant; waits, then lists what drifted (exit 3 if any)
+ *   mgmt-fleet destroy <tenants.json> [--wait]   one destroy job per tenant
+ *
+ * Every command takes --database URL (else MGMT_FLEET_DATABASE_URL, else a postgres://
+ * PULUMI_BACKEND_URL). Workers need the service (MGMT_* variables) and PULUMI_CONFIG_PASSPHRASE.
+ */
+import { setMaxListeners } from "node:events";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { serviceFromEnv } from "./serviceEnv";
+import { settled, startWorker, status, submit, type TenantStatus } from "./queue";
+import { readTenants, type Tenant } from "./tenant";
+
+class UsageError extends Error {}
+
+function database(value: string | undefined): string {
+  const url = value ?? process.env.MGMT_FLEET_DATABASE_URL ?? (process.env.PULUMI_BACKEND_URL?.startsWith("postgres") ? process.env.PULUMI_BACKEND_URL : undefined);
+  if (!url) throw new UsageError("--database: the PostgreSQL URL of the fleet (postgres://...), or set MGMT_FLEET_DATABASE_URL");
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError(`--database: must be a postgres:// URL, got "${url.replace(/\/\/[^@/]*@/, "//***@")}"`);
+  return url;
+}
+
+function tenantsArg(file: string | undefined): Tenant[] {
+  if (!file) throw new UsageError("the tenant list: give the path of a JSON file (an array of tenants)");
+  try {
+    return readTenants(file);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function table(rows: TenantStatus[]): string {
+  const cells = [["tenant", "state", "attempts", "duration", "error"], ...rows.map((r) => [r.tenant, r.state, String(r.attempts), r.seconds !== undefined ? `${r.seconds.toFixed(1)}s` : "-", r.error ?? ""])];
+  const widths = cells[0].map((_, c) => Math.max(...cells.map((r) => r[c].length)));
+  return cells.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd()).join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      database: { type: "string" },
+      concurrency: { type: "string", default: "4" },
+      "work-dir": { type: "string", default: path.join(process.cwd(), ".fleet") },
+      "max-attempts": { type: "string", default: "5" },
+      wait: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+    },
+  });
+  const maxAttempts = Number(values["max-attempts"]);
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 25) throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${values["max-attempts"]}"`);
+
+  switch (command) {
+    case "submit":
+    case "destroy": {
+      const tenants = tenantsArg(positionals[0]);
+      const db = database(values.database);
+      await submit(tenants, { database: db, action: command === "destroy" ? "destroy" : "converge", maxAttempts });
+      console.log(`submitted ${tenants.length} ${command === "destroy" ? "destroy" : "converge"} jobs`);
+      if (!values.wait) return 0;
+      await settled(db, tenants.map((t) => t.id));
+      const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
+      console.log(table(rows));
+      return rows.some((r) => r.state === "failed") ? 1 : 0;
+    }
+    case "drift": {
+      const tenants = tenantsArg(positionals[0]);
+      const db = database(values.database);
+      await submit(tenants, { database: db, action: "drift", maxAttempts });
+      await settled(db, tenants.map((t) => t.id));
+      const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
+      const drifted = rows.filter((r) => r.state === "drifted");
+      for (const r of drifted) for (const d of r.drift ?? []) console.log(`${r.tenant}: ${d.resource} drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`);
+      for (const r of rows.filter((x) => x.state === "failed")) console.log(`${r.tenant}: the check failed: ${r.error}`);
+      console.log(`${drifted.length} of ${tenants.length} tenants drifted`);
+      return drifted.length > 0 ? 3 : rows.some((r) => r.state === "failed") ? 1 : 0;
+    }
+    case "status": {
+      const rows = await status(database(values.database));
+      console.log(values.json ? JSON.stringify(rows, null, 2) : table(rows));
+      return 0;
+    }
+    case "worker": {
+      const concurrency = Number(values.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
+      const mgmt = serviceFromEnv();
+      const db = database(values.database);
+      const worker = await startWorker({ database: db, concurrency, workRoot: values["work-dir"]!, mgmt });
+      setMaxListeners(concurrency * 4 + 10);
+      // process.on, not once: execa (under the Automation API) re-raises a signal that finds no
+      // listener but its own, which would kill this process in the middle of the shutdown.
+      let stopping = false;
+      for (const sig of ["SIGINT", "SIGTERM"] as const) {
+        process.on(sig, () => {
+          if (stopping) return;
+          stopping = true;
+          console.log(`mgmt-fleet: ${sig}: finishing or cancelling the running updates`);
+          void worker.stop();
+        });
+      }
+      console.log(`mgmt-fleet worker: ${concurrency} at a time, work in ${values["work-dir"]}`);
+      await worker.done;
+      console.log("mgmt-fleet worker: stopped");
+      return 0;
+    }
+    default:
+      throw new UsageError(`the command: must be one of submit, worker, status, drift, destroy, got ${command === undefined ? "nothing" : `"${command}"`}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`mgmt-fleet: ${err.message}`);
+    process.exit(err instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,162 @@
+/**
+ * The fence: one update per stack, ever, across every worker and machine of a fleet.
+ *
+ * Pulumi's lock on a self-managed backend is a row with no lease: a worker that dies leaves it
+ * behind, and only breaking it (`cancel`) lets the stack move again. Breaking it is safe only
+ * when its holder is surely dead. So each run holds a PostgreSQL session advisory lock keyed by
+ * the stack, on a connection of its own, for its whole run: PostgreSQL drops it when that
+ * connection closes (the process killed, the machine gone), and never before. Whoever takes the
+ * fence next knows the last holder is gone; a run row left open (`ended_at` null) says it died in
+ * the middle, and only then are Pulumi's stale lock broken and its pending creates imported.
+ *
+ * The same database holds the Pulumi state (postgres:// backend) and graphile-worker's jobs.
+ */
+import { Client } from "pg";
+
+export const FLEET_SCHEMA = "pulumi_mgmt_fleet";
+
+const ensured = new Map<string, Promise<void>>();
+
+/** The fleet's own tables, made once per database and process; concurrent first runs queue on a transaction lock. */
+export function ensureFleetSchema(connectionString: string): Promise<void> {
+  let made = ensured.get(connectionString);
+  if (!made) {
+    made = createFleetSchema(connectionString);
+    made.catch(() => ensured.delete(connectionString));
+    ensured.set(connectionString, made);
+  }
+  return made;
+}
+
+async function createFleetSchema(connectionString: string): Promise<void> {
+  const client = new Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('pulumi-mgmt-fleet:schema', 0))");
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${FLEET_SCHEMA}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.runs (
+      id bigserial PRIMARY KEY,
+      stack text NOT NULL,
+      action text NOT NULL,
+      job_id text,
+      attempt int NOT NULL DEFAULT 1,
+      worker text NOT NULL,
+      started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+      ended_at timestamptz,
+      result text,
+      error text,
+      changes jsonb,
+      drift jsonb
+    )`);
+    await client.query(`CREATE INDEX IF NOT EXISTS runs_stack ON ${FLEET_SCHEMA}.runs (stack, id)`);
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+export interface RunRecord {
+  result: string;
+  error?: string;
+  changes?: unknown;
+  drift?: unknown;
+}
+
+/** A held fence: the run it guards is recorded under it, and `lost` fires if its connection drops. */
+export interface Fence {
+  /** Whether the last run of this stack died before it ended (its row is still open). */
+  readonly interrupted: boolean;
+  /** Aborted when the fence's connection fails: the run must stop, for another may now start. */
+  readonly lost: AbortSignal;
+  /** Records the end of this run, and releases the fence. */
+  end(record: RunRecord): Promise<void>;
+}
+
+/** The advisory lock a live worker holds on its process's own connection (fleet/queue.ts). */
+export const workerLockName = (worker: string) => `pulumi-mgmt-fleet:worker:${worker}`;
+
+export class FenceBusyError extends Error {
+  override readonly name = "FenceBusyError";
+}
+
+/** Whether a worker's process is gone: nobody holds its lock (tried, and let go at once). */
+export async function isDead(client: Client, worker: string): Promise<boolean> {
+  const { rows } = await client.query<{ free: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS free", [workerLockName(worker)]);
+  if (rows[0].free) await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [workerLockName(worker)]);
+  return rows[0].free;
+}
+
+/**
+ * Takes the fence of `stack` (project/stack) for a run of `action` by `worker`, or throws
+ * FenceBusyError at once when a live run holds it. Open rows of dead runs are closed as
+ * "interrupted"; `interrupted` says whether there were any.
+ */
+export async function takeFence(connectionString: string, stack: string, run: { action: string; worker: string; jobId?: string; attempt?: number }): Promise<Fence> {
+  await ensureFleetSchema(connectionString);
+  const client = new Client({ connectionString, keepAlive: true });
+  const lost = new AbortController();
+  client.on("error", () => lost.abort());
+  client.on("end", () => lost.abort());
+  await client.connect();
+  const release = async () => {
+    lost.abort();
+    await client.end().catch(() => undefined);
+  };
+  try {
+    const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS held", [`pulumi-mgmt-fleet:stack:${stack}`]);
+    if (!rows[0].held) throw new FenceBusyError(`stack ${stack} is being updated by another fleet worker`);
+    // A run left open whose worker still lives lost only its fence connection (a network cut, a
+    // database restart) and is stopping its update now: its Pulumi lock is not stale yet.
+    const { rows: openRuns } = await client.query<{ worker: string }>(`SELECT DISTINCT worker FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 AND ended_at IS NULL`, [stack]);
+    for (const { worker } of openRuns) {
+      if (!(await isDead(client, worker))) throw new FenceBusyError(`the last run of stack ${stack} (worker ${worker}) is still stopping`);
+    }
+    const open = await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = 'interrupted', error = 'the worker died during the run' WHERE stack = $1 AND ended_at IS NULL`, [stack]);
+    const { rows: mine } = await client.query<{ id: string }>(`INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker]);
+    const id = mine[0].id;
+    return {
+      interrupted: (open.rowCount ?? 0) > 0,
+      lost: lost.signal,
+      async end(record) {
+        const text = `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = $2, error = $3, changes = $4, drift = $5 WHERE id = $1`;
+        const values = [id, record.result, record.error ?? null, record.changes === undefined ? null : JSON.stringify(record.changes), record.drift === undefined ? null : JSON.stringify(record.drift)];
+        try {
+          if (!lost.signal.aborted) return void (await client.query(text, values));
+        } catch {
+          // the fence's connection failed: the run is over all the same, so say so on another
+        } finally {
+          await release();
+        }
+        // Left open, the row would read as a run still stopping while this worker lives.
+        await withRetries(async () => {
+          const other = new Client({ connectionString });
+          await other.connect();
+          try {
+            await other.query(text, values);
+          } finally {
+            await other.end().catch(() => undefined);
+          }
+        });
+      },
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+/** Up to a minute of attempts, 2 s apart: the database restarting. */
+async function withRetries(op: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (attempt >= 30) throw err;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * `pulumi-mgmt/fleet`: tenants (a stack each), converged on one machine (`converge`, as
+ * examples/tenants does) or by workers on many through a PostgreSQL job queue (`submit`,
+ * `startWorker`, `status`; the `mgmt-fleet` command), one update per stack ever (fence.ts).
+ */
+export { checkTenants, readTenants, tenantProgram, type Tenant } from "./tenant";
+export { converge, isLocked, isTransient, reason, type Action, type Drift, type RunOptions, type TenantResult } from "./converge";
+export { FenceBusyError, takeFence, type Fence } from "./fence";
+export { settled, startWorker, status, submit, type FleetWorker, type SubmitOptions, type TenantStatus, type WorkerOptions } from "./queue";
+export { serviceFromEnv } from "./serviceEnv";

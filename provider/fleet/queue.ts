@@ -1,0 +1,299 @@
+/**
+ * Fleets: tenants converged by any number of worker processes on any number of machines, through
+ * graphile-worker's job queue in the PostgreSQL that already holds the stacks' state.
+ *
+ * - `submit` enqueues one job per tenant under the job key `tenant:<id>` in "replace" mode: a
+ *   tenant still queued gets its newer desired state instead of a second job. Jobs of one tenant
+ *   share a named queue, so graphile-worker never runs two of them at once.
+ * - A worker runs jobs with graphile-worker (LISTEN/NOTIFY, exponential backoff, a bounded number
+ *   of attempts). Each job holds the stack's fence (fence.ts) for its whole run.
+ * - graphile-worker frees the jobs of a dead worker only after four hours. Each worker process
+ *   therefore holds an advisory lock per worker id on its own connection; every few seconds each
+ *   process looks for jobs locked by workers whose lock is free (their process is gone) and
+ *   unlocks them (`forceUnlockWorkers`), so another worker finishes them within seconds.
+ * - A run that fails for good (the engine's definite refusal) completes its job and is recorded
+ *   as failed with the engine's reason; only transient failures go back to the queue.
+ */
+import { EventEmitter } from "node:events";
+import { makeWorkerUtils, run, Logger, type Job, type JobHelpers, type Runner, type Task, type WorkerEvents } from "graphile-worker";
+import { Client } from "pg";
+import type { MgmtConfig } from "../automation/stack";
+import { converge, type Action } from "./converge";
+import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, isDead, takeFence, workerLockName } from "./fence";
+import { checkTenants, type Tenant } from "./tenant";
+
+export const TASK = "pulumi_mgmt_tenant";
+/** The Pulumi project of every tenant stack; the fence and the run records are keyed by `<project>/<stack>`. */
+const PROJECT = "tenants";
+const stackKey = (tenant: string) => `${PROJECT}/${tenant}`;
+
+interface Payload {
+  tenant: Tenant;
+  action: Action;
+}
+
+/** graphile-worker's own log lines, only when asked (MGMT_FLEET_DEBUG): the fleet says what matters itself. */
+const quiet = new Logger(() => (level, message) => {
+  // Its errors name a failed job with the error's stack: the first line says it all (the fleet's own line has the reason).
+  if (process.env.MGMT_FLEET_DEBUG) process.stderr.write(`[graphile-worker] ${level}: ${message}\n`);
+  else if (level === "error") process.stderr.write(`[graphile-worker] ${message.split("\n")[0]}\n`);
+});
+
+export interface SubmitOptions {
+  /** The PostgreSQL database: the job queue, the run records, and (as postgres://) the stacks' state. */
+  database: string;
+  action?: Action;
+  /** Attempts per job before it is marked failed for good (transient failures only). Default 5. */
+  maxAttempts?: number;
+}
+
+/** Enqueues one job per tenant; a job of the same tenant and kind still queued is replaced. Returns the job ids. */
+export async function submit(tenants: Tenant[], o: SubmitOptions): Promise<string[]> {
+  await ensureFleetSchema(o.database);
+  const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
+  try {
+    await utils.migrate();
+    const action = o.action ?? "converge";
+    const ids: string[] = [];
+    for (const tenant of tenants) {
+      const payload: Payload = { tenant, action };
+      // A drift check is its own kind of job: it must not replace a converge still queued.
+      const jobKey = `${action === "drift" ? "drift" : "tenant"}:${tenant.id}`;
+      const job = await utils.addJob(TASK, payload, { jobKey, jobKeyMode: "replace", queueName: `tenant:${tenant.id}`, maxAttempts: o.maxAttempts ?? 5 });
+      ids.push(job.id);
+    }
+    return ids;
+  } finally {
+    await utils.release();
+  }
+}
+
+export interface WorkerOptions {
+  database: string;
+  concurrency: number;
+  /** Each stack gets <workRoot>/<tenant> on this machine (Pulumi keeps the selected stack in a file per folder). */
+  workRoot: string;
+  mgmt: MgmtConfig;
+  passphrase?: string;
+  /** How often this process looks for jobs of dead workers. Default 5 s. */
+  reapEveryMs?: number;
+  /** How long a job must have been locked before its worker can be judged dead. Default 10 s. */
+  reapAfterMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface FleetWorker {
+  /** Stops taking jobs; running updates are cancelled gracefully (state written, lock released); resolves when done. */
+  stop(): Promise<void>;
+  /** Settles when the worker has stopped. */
+  done: Promise<void>;
+}
+
+/** Starts a worker process's job runner. */
+export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
+  const log = o.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  await ensureFleetSchema(o.database);
+  const liveness = new Liveness(o.database, log);
+  await liveness.start();
+  const events = new EventEmitter() as WorkerEvents;
+  events.on("worker:create", ({ worker }) => liveness.add(worker.workerId));
+
+  // Stopping cancels this process's running updates and waits for their jobs to be recorded
+  // before graphile-worker shuts down: a job still active during its shutdown can be left locked.
+  const stopping = new AbortController();
+  const active = new Set<Promise<void>>();
+  const task: Task = (raw, helpers) => {
+    if (stopping.signal.aborted) return Promise.reject(new Error("this worker is stopping: the job goes back to the queue"));
+    const run = runJob(raw, helpers);
+    active.add(run);
+    return run.finally(() => active.delete(run));
+  };
+  const runJob = async (raw: unknown, helpers: JobHelpers): Promise<void> => {
+    const { tenant, action } = parsePayload(raw);
+    const worker = helpers.job.locked_by ?? "unknown";
+    const fence = await takeFence(o.database, stackKey(tenant.id), { action, worker, jobId: helpers.job.id, attempt: helpers.job.attempts }).catch((err) => {
+      if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);
+      throw err;
+    });
+    if (fence.interrupted) log(`${tenant.id}: the last run died mid-way: breaking its stale lock and importing its pending creates`);
+    log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
+    const signal = AbortSignal.any([fence.lost, stopping.signal, ...(helpers.abortSignal ? [helpers.abortSignal] : [])]);
+    const result = await converge(tenant, { backendUrl: o.database, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, recover: fence.interrupted, signal, passphrase: o.passphrase });
+    await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift });
+    log(`${tenant.id}: ${result.status}${result.error ? `: ${result.error}` : ""} in ${result.seconds.toFixed(1)}s`);
+    // Back to the queue (with backoff) only what another attempt can fix.
+    if ((result.status === "failed" && result.transient) || result.status === "cancelled") throw new Error(result.error ?? result.status);
+  };
+
+  const runner: Runner = await run({ connectionString: o.database, concurrency: o.concurrency, taskList: { [TASK]: task }, noHandleSignals: true, logger: quiet, events, pollInterval: 1000, crontab: "" });
+  const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
+  const reaper = setInterval(() => void reap(o, liveness, utils.forceUnlockWorkers, log).catch(() => undefined), o.reapEveryMs ?? 5000);
+  const done = runner.promise.finally(async () => {
+    clearInterval(reaper);
+    await Promise.resolve(utils.release()).catch(() => undefined);
+    await liveness.stop();
+  });
+  return {
+    async stop() {
+      stopping.abort();
+      await Promise.allSettled([...active]);
+      await runner.stop();
+      await done.catch(() => undefined);
+    },
+    done,
+  };
+}
+
+function parsePayload(raw: unknown): Payload {
+  const p = raw as Partial<Payload>;
+  if (!p || (p.action !== "converge" && p.action !== "destroy" && p.action !== "drift")) throw new Error(`job payload: action must be converge, destroy or drift`);
+  return { tenant: checkTenants([p.tenant], "job payload")[0], action: p.action };
+}
+
+/** Unlocks the jobs of workers whose process is gone, so that the living finish them. */
+async function reap(o: WorkerOptions, liveness: Liveness, forceUnlock: (ids: string[]) => Promise<void>, log: (line: string) => void): Promise<void> {
+  const client = new Client({ connectionString: o.database });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked_by: string; keys: string[] }>(
+      `SELECT locked_by, array_agg(key) AS keys FROM graphile_worker.jobs WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) GROUP BY locked_by`,
+      [(o.reapAfterMs ?? 10_000) / 1000],
+    );
+    const dead: string[] = [];
+    for (const { locked_by, keys } of rows) {
+      if (liveness.has(locked_by)) continue;
+      if (await isDead(client, locked_by)) {
+        dead.push(locked_by);
+        log(`worker ${locked_by} is gone: its jobs (${keys.join(", ")}) go back to the queue`);
+      }
+    }
+    if (dead.length > 0) await forceUnlock(dead);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * This process's proof of life: an advisory lock per worker id, on one connection of its own.
+ * When the process dies, the connection closes and the locks go with it. If the connection fails
+ * while the process lives (a database restart), it is opened again and the locks taken again.
+ */
+class Liveness {
+  private client?: Client;
+  private readonly ids = new Set<string>();
+  private stopped = false;
+
+  constructor(
+    private readonly database: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  async start(): Promise<void> {
+    const client = new Client({ connectionString: this.database, keepAlive: true });
+    client.on("error", () => undefined);
+    client.on("end", () => {
+      if (!this.stopped) void this.reconnect();
+    });
+    await client.connect();
+    this.client = client;
+    for (const id of this.ids) await this.lock(id);
+  }
+
+  add(id: string): void {
+    this.ids.add(id);
+    void this.lock(id).catch(() => undefined); // a failed connection re-takes every lock on reconnect
+  }
+
+  /** One query at a time on the connection: the locks are taken in turn. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private lock(id: string): Promise<void> {
+    const next = this.queue.then(() => this.client?.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [workerLockName(id)]));
+    this.queue = next.catch(() => undefined);
+    return next.then(() => undefined);
+  }
+
+  private async reconnect(): Promise<void> {
+    this.client = undefined;
+    for (let attempt = 1; !this.stopped; attempt++) {
+      try {
+        await this.start();
+        this.log("reconnected to the database");
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 5000)));
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.client?.end().catch(() => undefined);
+  }
+}
+
+export interface TenantStatus {
+  tenant: string;
+  /** queued, running, or the last run's result (created, updated, unchanged, destroyed, drifted, failed, interrupted, cancelled). */
+  state: string;
+  action?: string;
+  attempts: number;
+  seconds?: number;
+  error?: string;
+  drift?: { resource: string; fields: string[] }[];
+  worker?: string;
+}
+
+/** Per tenant: a job still queued or running, else the last run's result, with attempts, duration and error. */
+export async function status(database: string): Promise<TenantStatus[]> {
+  await ensureFleetSchema(database);
+  const client = new Client({ connectionString: database });
+  await client.connect();
+  try {
+    const hasQueue = (await client.query("SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS ok")).rows[0].ok as boolean;
+    const jobs = hasQueue
+      ? (await client.query<Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & { queue_name: string }>(`SELECT key, queue_name, attempts, max_attempts, last_error, locked_by FROM graphile_worker.jobs WHERE task_identifier = $1`, [TASK])).rows
+      : [];
+    const runs = (
+      await client.query<{ stack: string; action: string; result: string | null; error: string | null; seconds: number | null; attempt: number; worker: string; drift: TenantStatus["drift"] | null }>(
+        `SELECT DISTINCT ON (stack) stack, action, result, error, extract(epoch FROM ended_at - started_at)::float AS seconds, attempt, worker, drift FROM ${FLEET_SCHEMA}.runs WHERE stack LIKE $1 ORDER BY stack, id DESC`,
+        [`${PROJECT}/%`],
+      )
+    ).rows;
+    const byTenant = new Map<string, TenantStatus>();
+    for (const r of runs) {
+      const tenant = r.stack.slice(PROJECT.length + 1);
+      byTenant.set(tenant, { tenant, state: r.result ?? "running", action: r.action, attempts: r.attempt, ...(r.seconds !== null ? { seconds: r.seconds } : {}), ...(r.error ? { error: r.error } : {}), ...(r.drift ? { drift: r.drift } : {}), worker: r.worker });
+    }
+    for (const j of jobs) {
+      // The view has no payload: the tenant is in the queue's name, a drift check in the key.
+      const tenant = j.queue_name.slice("tenant:".length);
+      const failedForGood = j.attempts >= j.max_attempts && !j.locked_by;
+      const last = byTenant.get(tenant);
+      byTenant.set(tenant, {
+        ...last,
+        tenant,
+        action: j.key?.startsWith("drift:") ? "drift" : undefined,
+        state: failedForGood ? "failed" : j.locked_by ? "running" : "queued",
+        attempts: j.attempts,
+        ...(j.last_error ? { error: j.last_error.split("\n")[0] } : {}),
+      });
+    }
+    return [...byTenant.values()].sort((a, b) => a.tenant.localeCompare(b.tenant));
+  } finally {
+    await client.end();
+  }
+}
+
+/** Resolves when no job of these tenants is queued or running (a job failed for good counts as done). */
+export async function settled(database: string, tenants: string[], pollMs = 1000, signal?: AbortSignal): Promise<void> {
+  const wanted = new Set(tenants);
+  for (;;) {
+    const pending = (await status(database)).filter((s) => wanted.has(s.tenant) && (s.state === "queued" || s.state === "running"));
+    if (pending.length === 0 || signal?.aborted) return;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
