@@ -1,0 +1,271 @@
+/**
+ * Fleets (`mgmt-fleet`, provider/fleet): worker processes converge tenants from a graphile-worker
+ * queue in a real PostgreSQL (scripts/postgres.sh) that also holds the stacks' state, against
+ * the emulator over HTTP. The commands run as a user runs them: the installed package's bin.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { PACKAGE_ROOT } from "../../provider/automation";
+import { takeFence } from "../../provider/fleet/fence";
+import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
+import { startPostgres, type TestPostgres } from "../support/postgres";
+
+const BIN = path.join(PACKAGE_ROOT, "node_modules/pulumi-mgmt/dist/provider/fleet/cli.js");
+const PASSPHRASE = "test-only-passphrase";
+const TENANTS = 30;
+
+let env: TestEnv;
+let pg: TestPostgres;
+let work: string;
+let token: string;
+
+beforeAll(async () => {
+  env = await testEnv();
+  pg = startPostgres();
+  work = mkdtempSync(path.join(tmpdir(), "fleet-work-"));
+});
+// A test that fails half way must not leave its workers to take the next test's jobs.
+afterEach(async () => {
+  const alive = workers.filter((w) => w.code === null);
+  for (const w of alive) w.process.kill("SIGKILL");
+  await Promise.all(alive.map((w) => w.done));
+});
+afterAll(async () => {
+  pg?.stop();
+  rmSync(work, { recursive: true, force: true });
+  await env.cleanup();
+});
+
+interface Proc {
+  code: number | null;
+  out: string;
+  process: ReturnType<typeof spawn>;
+  done: Promise<void>;
+}
+const workers: Proc[] = [];
+
+function fleet(args: string[]): Proc {
+  const child = spawn(process.execPath, [BIN, ...args, "--database", pg.url], {
+    cwd: PACKAGE_ROOT,
+    env: {
+      ...process.env,
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      MGMT_BASE_URL: env.mgmt.baseUrl as string,
+      MGMT_USERNAME: env.mgmt.username as string,
+      MGMT_PASSWORD: env.mgmt.password as string,
+      MGMT_MESSAGING_URL: env.mgmt.messagingUrl as string,
+      MGMT_REGIONAL_MESSAGING_URL: env.mgmt.regionalMessagingUrl as string,
+      MGMT_MESSAGING_TOKEN: token,
+      MGMT_FLEET_DEBUG: "1",
+    },
+  });
+  const proc: Proc = { code: null, out: "", process: child, done: Promise.resolve() };
+  child.stdout!.on("data", (d) => (proc.out += d));
+  child.stderr!.on("data", (d) => (proc.out += d));
+  proc.done = new Promise((resolve) => child.on("close", (code, signal) => ((proc.code = code ?? (signal ? 128 : -1)), resolve())));
+  return proc;
+}
+
+async function finished(p: Proc): Promise<Proc> {
+  await p.done;
+  return p;
+}
+
+function worker(name: string, concurrency = 2): Proc {
+  const w = fleet(["worker", "--concurrency", String(concurrency), "--work-dir", path.join(work, name)]);
+  workers.push(w);
+  return w;
+}
+
+function tenantsFile(name: string, tenants: { id: string; rate?: number }[]): string {
+  const file = path.join(work, `${name}.json`);
+  writeFileSync(file, JSON.stringify(tenants.map((t) => ({ id: t.id, plan: "free", flowControlKey: `key-${t.id}`, pin: { parallelism: 2, rate: t.rate ?? 10, period: 60 } }))));
+  return file;
+}
+
+async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: pg.url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Each stack's search index ids, from the Pulumi state the postgres:// backend keeps. */
+async function indexIdsInState(): Promise<Record<string, string[]>> {
+  const rows = await sql<{ key: string; data: unknown }>("SELECT key, data FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/tenants/%.json'");
+  const byStack: Record<string, string[]> = {};
+  for (const r of rows) {
+    // The backend keeps each file as {"data": "<base64 of its bytes>"}.
+    const checkpoint = JSON.parse(Buffer.from((r.data as { data: string }).data, "base64").toString("utf8")) as { checkpoint?: { latest?: { resources?: { type: string; id?: string }[] } } };
+    const resources: { type: string; id?: string }[] = checkpoint.checkpoint?.latest?.resources ?? [];
+    if (!checkpoint.checkpoint?.latest) throw new Error(`unexpected state of ${r.key}: ${JSON.stringify(checkpoint).slice(0, 300)}`);
+    byStack[path.basename(r.key, ".json")] = resources.filter((x) => x.type === "pulumi-nodejs:dynamic/mgmt:SearchIndex").map((x) => x.id!);
+  }
+  return byStack;
+}
+
+/** `mgmt-fleet status --json`, parsed; its output in the error if it is not JSON. */
+async function statusRows(): Promise<{ tenant: string; state: string; attempts: number; error?: string }[]> {
+  const st = await finished(fleet(["status", "--json"]));
+  try {
+    return JSON.parse(st.out);
+  } catch {
+    throw new Error(`mgmt-fleet status --json printed: ${st.out}`);
+  }
+}
+
+const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 240_000) => {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+};
+
+test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a burst of 503s, a tenant that fails for good, a second submit while jobs run; every stack updated by one worker at a time, and a re-run writes nothing`, async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  const ids = Array.from({ length: TENANTS }, (_, i) => `f${String(i + 1).padStart(2, "0")}`);
+  const good = ids.filter((id) => id !== "f13");
+  // f13 fails for good: the service refuses its pin (400), on every attempt.
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-f13/pin$", status: 400, times: 1000 });
+  // A burst of 503s on pins: more than the client's own retries, so some jobs fail and are retried by the queue.
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-f0\\d/pin$", status: 503, times: 14 });
+  env.emu.emulator.controls.latencyMs = 40;
+
+  const submitted = await finished(fleet(["submit", tenantsFile("all", ids.map((id) => ({ id })))]));
+  expect(submitted.out).toMatch(/submitted 30 converge jobs/);
+  expect(submitted.code).toBe(0);
+  const doomed = worker("w1");
+  worker("w2");
+  worker("w3");
+
+  // Killed in the middle of updates: SIGKILL, no chance to clean up.
+  await until("the first updates", () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 4);
+  await until("the doomed worker to be inside an update", () => /: converge \(attempt/.test(doomed.out));
+  doomed.process.kill("SIGKILL");
+  const killedAt = new Date();
+
+  // A second submit while jobs run: f30's newer desired state replaces its queued job (or follows its running one).
+  const again = await finished(fleet(["submit", tenantsFile("again", good.map((id) => ({ id, rate: id === "f30" ? 20 : 10 })))]));
+  expect(again.code).toBe(0);
+
+  await until("every job done", async () => {
+    const rows = await statusRows();
+    return rows.length === TENANTS && rows.every((r) => r.state !== "queued" && r.state !== "running");
+  }, 600_000);
+  env.emu.emulator.controls.latencyMs = 0;
+
+  const status = await statusRows();
+  const byTenant = Object.fromEntries(status.map((s) => [s.tenant, s]));
+  // The tenant that fails for good: failed with the engine's reason, and never run again after it.
+  expect(byTenant.f13.state).toBe("failed");
+  expect(byTenant.f13.error).toMatch(/could not pin flow control key "key-f13" in eu-central-1: the service answered 400/);
+  expect(good.map((id) => byTenant[id]).filter((r) => !["created", "updated", "unchanged"].includes(r.state))).toEqual([]);
+  expect(account.keys["key-f30"].pinned?.rate).toBe(20);
+  expect(good.every((id) => account.keys[`key-${id}`].pinned !== undefined)).toBe(true);
+
+  // The killed worker's runs were finished by the others, and the 503s were retried by the queue.
+  const runs = await sql<{ stack: string; worker: string; result: string | null; started_at: Date; ended_at: Date | null; attempt: number }>("SELECT stack, worker, result, started_at, ended_at, attempt FROM pulumi_mgmt_fleet.runs ORDER BY id");
+  const f13 = runs.filter((r) => r.stack === "tenants/f13");
+  expect([f13.filter((r) => r.result === "failed").length, f13[f13.length - 1].result]).toEqual([1, "failed"]);
+  const interrupted = runs.filter((r) => r.result === "interrupted");
+  expect(interrupted.length).toBeGreaterThanOrEqual(1);
+  expect(runs.some((r) => r.attempt >= 2 && r.result !== "interrupted")).toBe(true);
+  // One worker at a time per stack: each run starts after the one before it ended (a killed run
+  // ended at the kill), and none is left open.
+  expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
+  const byStack = new Map<string, typeof runs>();
+  for (const r of runs) byStack.set(r.stack, [...(byStack.get(r.stack) ?? []), r]);
+  for (const [, list] of byStack) {
+    for (let i = 1; i < list.length; i++) {
+      const previousEnd = list[i - 1].result === "interrupted" ? killedAt : list[i - 1].ended_at!;
+      expect(list[i].started_at.getTime()).toBeGreaterThanOrEqual(previousEnd.getTime());
+    }
+  }
+
+  // Every index on the service is in exactly one stack's state.
+  const inState = await indexIdsInState();
+  const all = Object.values(inState).flat();
+  expect(new Set(all).size).toBe(all.length);
+  expect(all.sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
+  expect(Object.keys(inState).sort()).toEqual(ids);
+
+  // A re-run of the converged tenants makes no write request.
+  env.emu.resetLog();
+  const rerun = await finished(fleet(["submit", tenantsFile("good", good.map((id) => ({ id, rate: id === "f30" ? 20 : 10 }))), "--wait"]));
+  expect(rerun.code).toBe(0);
+  expect(rerun.out.match(/^f\d\d\s+unchanged\s/gm)).toHaveLength(good.length);
+  expect(writes(env.emu)).toBe(0);
+
+  // SIGTERM: the workers stop gracefully.
+  const alive = workers.filter((w) => w.code === null);
+  for (const w of alive) w.process.kill("SIGTERM");
+  for (const w of alive) expect((await finished(w)).code).toBe(0);
+}, 20 * 60_000);
+
+test("a stack whose fence a live worker holds is never run by another, and converges once it is free; drift reports a field changed elsewhere and changes nothing; destroy removes the tenant; SIGTERM stops the worker", async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  // A live holder: this test process, inside a "run" of stack tenants/g1.
+  const fence = await takeFence(pg.url, "tenants/g1", { action: "converge", worker: "test-holder" });
+  await finished(fleet(["submit", tenantsFile("g1", [{ id: "g1" }])]));
+  const first = worker("g", 1);
+  await until("the worker to find the fence taken", () => /g1: stack tenants\/g1 is being updated by another fleet worker; retrying later/.test(first.out), 60_000);
+  expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  await fence.end({ result: "unchanged" });
+  await until("g1 to converge", async () => (await statusRows()).some((r) => r.tenant === "g1" && r.state === "created"), 120_000);
+  expect(account.keys["key-g1"]?.pinned?.rate).toBe(10);
+  expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("g1-search-"))).toHaveLength(1);
+
+  // drift: a read-only check per tenant names the resource and field changed elsewhere, and changes nothing.
+  const clean = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
+  expect([clean.code, clean.out]).toEqual([0, expect.stringMatching(/0 of 1 tenants drifted/)]);
+  account.keys["key-g1"].pinned = { parallelism: 2, rate: 99, period: 60 }; // an operator, out of band
+  env.emu.resetLog();
+  const drifted = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
+  expect([drifted.code, drifted.out]).toEqual([3, expect.stringMatching(/^g1: policy drifted \(.*pin.*\)$[\s\S]*1 of 1 tenants drifted/m)]);
+  expect(writes(env.emu)).toBe(0);
+  expect(account.keys["key-g1"].pinned?.rate).toBe(99);
+
+  // destroy: the tenant's index goes.
+  const destroyed = await finished(fleet(["destroy", tenantsFile("g1", [{ id: "g1" }]), "--wait"]));
+  expect([destroyed.code, destroyed.out]).toEqual([0, expect.stringMatching(/^g1\s+destroyed\s/m)]);
+  expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("g1-search-"))).toEqual([]);
+  first.process.kill("SIGTERM");
+  await finished(first);
+  expect([first.code, first.out]).toEqual([0, expect.stringMatching(/SIGTERM: finishing or cancelling the running updates[\s\S]*stopped/)]);
+}, 5 * 60_000);
+
+test("SIGTERM in the middle of an update: the worker cancels it gracefully, records it and exits 0; the job goes back to the queue and another worker converges the tenant", async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  await finished(fleet(["submit", tenantsFile("h1", [{ id: "h1" }])]));
+  env.emu.emulator.controls.latencyMs = 1500;
+  env.emu.resetLog();
+  const first = worker("h", 1);
+  await until("h1's update to talk to the service", () => /h1: converge \(attempt 1/.test(first.out) && env.emu.requests().length > 0, 120_000);
+  first.process.kill("SIGTERM");
+  await finished(first);
+  env.emu.emulator.controls.latencyMs = 0;
+  expect([first.code, first.out]).toEqual([0, expect.stringMatching(/SIGTERM: finishing or cancelling the running updates[\s\S]*h1: (cancelled|created)[\s\S]*stopped/)]);
+  const runs = await sql<{ result: string | null }>("SELECT result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/h1' ORDER BY id");
+  expect(runs.map((r) => r.result)).toEqual([expect.stringMatching(/^(cancelled|created)$/)]);
+  const cancelled = runs[0].result === "cancelled";
+  // A cancelled run's job is queued again, and nothing is left locked.
+  const jobs = await sql<{ attempts: number; locked_by: string | null }>("SELECT attempts, locked_by FROM graphile_worker.jobs WHERE queue_name = 'tenant:h1'");
+  expect(jobs).toEqual(cancelled ? [{ attempts: 1, locked_by: null }] : []);
+
+  const second = worker("h2", 1);
+  if (cancelled) await until("h1 to converge on the other worker", async () => (await statusRows()).some((r) => r.tenant === "h1" && ["created", "updated", "unchanged"].includes(r.state)), 120_000);
+  expect(account.keys["key-h1"]?.pinned?.rate).toBe(10);
+  expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("h1-search-"))).toHaveLength(1);
+  second.process.kill("SIGTERM");
+  expect((await finished(second)).code).toBe(0);
+}, 5 * 60_000);
