@@ -96,7 +96,9 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   const liveness = new Liveness(o.database, log);
   await liveness.start();
   const events = new EventEmitter() as WorkerEvents;
-  events.on("worker:create", ({ worker }) => liveness.add(worker.workerId));
+  // graphile-worker locks a job under its worker pool's id (one pool per `run`), not under the id
+  // of the worker inside the pool that runs it: the pool's id is what must prove this process alive.
+  events.on("pool:create", ({ workerPool }) => void liveness.add(workerPool.id));
 
   // Stopping cancels this process's running updates and waits for their jobs to be recorded
   // before graphile-worker shuts down: a job still active during its shutdown can be left locked.
@@ -111,6 +113,8 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   const runJob = async (raw: unknown, helpers: JobHelpers): Promise<void> => {
     const { tenant, action } = parsePayload(raw);
     const worker = helpers.job.locked_by ?? "unknown";
+    // Nobody may judge this run's worker dead: its lock is taken before the run starts.
+    await liveness.held(worker);
     const fence = await takeFence(o.database, stackKey(tenant.id), { action, worker, jobId: helpers.job.id, attempt: helpers.job.attempts }).catch((err) => {
       if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);
       throw err;
@@ -203,10 +207,20 @@ class Liveness {
     for (const id of this.ids) await this.lock(id);
   }
 
-  add(id: string): void {
+  /** Takes the lock of `id` (again after every reconnect); settles once it is held, or failed (then the reconnect takes it). */
+  add(id: string): Promise<void> {
     this.ids.add(id);
-    void this.lock(id).catch(() => undefined); // a failed connection re-takes every lock on reconnect
+    const taken = this.lock(id).catch(() => undefined);
+    this.taking.set(id, taken);
+    return taken;
   }
+
+  /** Resolves once the lock of `id` was taken (or is being taken again after a reconnect). */
+  async held(id: string): Promise<void> {
+    if (!this.ids.has(id)) throw new Error(`worker ${id} is not one of this process's worker pools`);
+    await this.taking.get(id);
+  }
+  private readonly taking = new Map<string, Promise<void>>();
 
   /** One query at a time on the connection: the locks are taken in turn. */
   private queue: Promise<unknown> = Promise.resolve();

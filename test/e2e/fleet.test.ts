@@ -47,7 +47,7 @@ interface Proc {
 }
 const workers: Proc[] = [];
 
-function fleet(args: string[]): Proc {
+function fleet(args: string[], extraEnv: Record<string, string> = {}): Proc {
   const child = spawn(process.execPath, [BIN, ...args, "--database", pg.url], {
     cwd: PACKAGE_ROOT,
     env: {
@@ -60,6 +60,7 @@ function fleet(args: string[]): Proc {
       MGMT_REGIONAL_MESSAGING_URL: env.mgmt.regionalMessagingUrl as string,
       MGMT_MESSAGING_TOKEN: token,
       MGMT_FLEET_DEBUG: "1",
+      ...extraEnv,
     },
   });
   const proc: Proc = { code: null, out: "", process: child, done: Promise.resolve() };
@@ -74,8 +75,8 @@ async function finished(p: Proc): Promise<Proc> {
   return p;
 }
 
-function worker(name: string, concurrency = 2): Proc {
-  const w = fleet(["worker", "--concurrency", String(concurrency), "--work-dir", path.join(work, name)]);
+function worker(name: string, concurrency = 2, extraEnv: Record<string, string> = {}): Proc {
+  const w = fleet(["worker", "--concurrency", String(concurrency), "--work-dir", path.join(work, name)], extraEnv);
   workers.push(w);
   return w;
 }
@@ -268,4 +269,26 @@ test("SIGTERM in the middle of an update: the worker cancels it gracefully, reco
   expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("h1-search-"))).toHaveLength(1);
   second.process.kill("SIGTERM");
   expect((await finished(second)).code).toBe(0);
+}, 5 * 60_000);
+
+test("a worker inside a long update is alive to the others: no other worker frees its job or runs its stack", async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  await finished(fleet(["submit", tenantsFile("k1", [{ id: "k1" }])]));
+  // k1's pin waits at the emulator's gate for longer than the others' reaper waits before judging
+  // a job's worker (10 s after the job was locked, looked at every 5 s).
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-k1/pin$", hold: true });
+  const busy = worker("k-busy", 1, { MGMT_TIMEOUT_MS: "600000", MGMT_TOTAL_TIMEOUT_MS: "900000" });
+  await env.emu.emulator.controls.heldRequests(1);
+  const other = worker("k-other", 1);
+  await until("the other worker to be up", () => /mgmt-fleet worker: 1 at a time/.test(other.out), 60_000);
+  await new Promise((r) => setTimeout(r, 20_000));
+  env.emu.emulator.controls.openGate();
+  await until("k1 to converge", async () => (await statusRows()).some((r) => r.tenant === "k1" && r.state === "created"), 120_000);
+  expect(`${busy.out}${other.out}`).not.toMatch(/is gone|being updated by another fleet worker/);
+  const runs = await sql<{ worker: string; result: string }>("SELECT worker, result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/k1'");
+  expect(runs).toEqual([{ worker: expect.stringMatching(/^pool-/), result: "created" }]);
+  expect(account.keys["key-k1"]?.pinned?.rate).toBe(10);
+  for (const w of [busy, other]) w.process.kill("SIGTERM");
+  for (const w of [busy, other]) expect((await finished(w)).code).toBe(0);
 }, 5 * 60_000);
