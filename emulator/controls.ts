@@ -128,6 +128,9 @@ export class Controls {
   }
 
   record(entry: Omit<LoggedRequest, "seq" | "at"> & { seq?: number }): void {
+    // A request that arrived before the last reset is not in the new log, however late it ends
+    // (an answer delayed past the client's death is logged "abandoned" seconds later).
+    if (entry.seq !== undefined && entry.seq <= this.loggedFrom) return;
     this.log.push({ ...entry, seq: entry.seq ?? ++this.seq, at: Date.now() });
     const n = this.log.length;
     if (n > 1 && this.log[n - 1].seq < this.log[n - 2].seq) this.log.sort((a, b) => a.seq - b.seq);
@@ -143,8 +146,13 @@ export class Controls {
     return { total: this.log.length, byRoute, byStatus, connections: this.connections };
   }
 
+  /** The log holds the requests that arrived after this arrival number. */
+  private loggedFrom = 0;
+
+  /** Empties the log: from now on it holds the requests that arrive after this call. */
   resetLog(): void {
     this.log = [];
+    this.loggedFrom = this.seq;
     this.connections = 0;
   }
 
