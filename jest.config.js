@@ -7,9 +7,7 @@ module.exports = {
   maxWorkers: 2,
   testTimeout: 300000,
   modulePathIgnorePatterns: ["<rootDir>/dist/"],
-  // The fleet's fault tests run with `npm run test:fleet`: under the load of the whole suite on 2
-  // cores they still fail now and then (issue 28), and a flaky test in CI proves nothing.
-  testPathIgnorePatterns: ["/node_modules/", ...(process.env.MGMT_TEST_FLEET ? [] : ["<rootDir>/test/e2e/fleet.test.ts"])],
+  testPathIgnorePatterns: ["/node_modules/"],
   // No MGMT_* or PULUMI_* variable of the developer's shell reaches a test.
   setupFiles: ["<rootDir>/test/support/isolate.ts"],
   // dist/ (what the dynamic provider runs) is rebuilt when a source is newer.

@@ -7,6 +7,7 @@
 #                                     on a free loopback port, owned by an unprivileged user, and
 #                                     prints its postgres:// URL on the last line of stdout
 #   scripts/postgres.sh stop DIR      stops the cluster and removes DIR
+#   scripts/postgres.sh restart DIR   restarts the server (same port and data): every connection drops
 #   scripts/postgres.sh sql DIR QUERY runs one query, unaligned output (tests)
 #
 # Progress and errors go to stderr. A failure says why (no root to install, no apt, ...).
@@ -90,6 +91,15 @@ stop() {
   log "stopped and removed $dir"
 }
 
+restart() {
+  local dir=${1:-}
+  [ -n "$dir" ] && [ -f "$dir/data/postmaster.pid" ] || die "usage: scripts/postgres.sh restart DIR (a running cluster)"
+  bin=$(pg_bin) || die "PostgreSQL is not installed"
+  # The server keeps its options (port, socket folder, settings) in postmaster.opts.
+  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >&2 \
+    || die "the server did not restart: $(tail -n 5 "$dir/server.log")"
+}
+
 sql() {
   local dir=${1:-} query=${2:-}
   [ -n "$dir" ] && [ -n "$query" ] || die "usage: scripts/postgres.sh sql DIR QUERY"
@@ -100,6 +110,7 @@ sql() {
 case "${1:-}" in
   start) start "${2:-}" ;;
   stop) stop "${2:-}" ;;
+  restart) restart "${2:-}" ;;
   sql) sql "${2:-}" "${3:-}" ;;
-  *) die "usage: scripts/postgres.sh start [DIR] | stop DIR | sql DIR QUERY" ;;
+  *) die "usage: scripts/postgres.sh start [DIR] | stop DIR | restart DIR | sql DIR QUERY" ;;
 esac

@@ -115,6 +115,12 @@ function driftCollector(): { onEvent: (e: EngineEvent) => void; found: Drift[] }
   };
 }
 
+/** Why a run was stopped: the reason its signal was given, else (a plain abort) the driver's stop. */
+function stopReason(signal: AbortSignal): string {
+  const r = signal.reason;
+  return r instanceof Error && r.name !== "AbortError" ? r.message : "the driver was stopped";
+}
+
 export async function converge(t: Tenant, o: RunOptions, progress: (line: string) => void = () => undefined): Promise<TenantResult> {
   const started = Date.now();
   const workDir = path.join(o.workRoot, t.id);
@@ -150,7 +156,7 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
       return done({ status: statusOf(changes), index: up.outputs.indexName?.value, attempts: attempt, changes });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: "cancelled: the driver was stopped", transient: true });
+      if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
       const transient = isTransient(message);
       if (!transient || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: reason(err), transient });
       const wait = 2000 * attempt;

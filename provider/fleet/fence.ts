@@ -83,8 +83,17 @@ export class FenceBusyError extends Error {
   override readonly name = "FenceBusyError";
 }
 
+/**
+ * How long after the database server (re)started nobody is judged dead: a restart drops every
+ * worker's lock at once, and a live worker takes its own again within seconds of the server's
+ * return (its reconnect waits at most 5 s between attempts).
+ */
+export const RESTART_GRACE_SECONDS = 30;
+
 /** Whether a worker's process is gone: nobody holds its lock (tried, and let go at once). */
 export async function isDead(client: Client, worker: string): Promise<boolean> {
+  const { rows: server } = await client.query<{ fresh: boolean }>("SELECT now() - pg_postmaster_start_time() < make_interval(secs => $1) AS fresh", [RESTART_GRACE_SECONDS]);
+  if (server[0].fresh) return false;
   const { rows } = await client.query<{ free: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS free", [workerLockName(worker)]);
   if (rows[0].free) await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [workerLockName(worker)]);
   return rows[0].free;
@@ -99,8 +108,9 @@ export async function takeFence(connectionString: string, stack: string, run: { 
   await ensureFleetSchema(connectionString);
   const client = new Client({ connectionString, keepAlive: true });
   const lost = new AbortController();
-  client.on("error", () => lost.abort());
-  client.on("end", () => lost.abort());
+  const dropped = () => lost.abort(new Error("the connection to the fleet database was lost, so another worker may take the stack"));
+  client.on("error", dropped);
+  client.on("end", dropped);
   await client.connect();
   const release = async () => {
     lost.abort();

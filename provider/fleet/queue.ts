@@ -124,7 +124,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     const signal = AbortSignal.any([fence.lost, stopping.signal, ...(helpers.abortSignal ? [helpers.abortSignal] : [])]);
     const result = await converge(tenant, { backendUrl: o.database, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, recover: fence.interrupted, signal, passphrase: o.passphrase });
     await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift });
-    log(`${tenant.id}: ${result.status}${result.error ? `: ${result.error}` : ""} in ${result.seconds.toFixed(1)}s`);
+    log(`${tenant.id}: ${result.error?.startsWith(result.status) ? result.error : `${result.status}${result.error ? `: ${result.error}` : ""}`} in ${result.seconds.toFixed(1)}s`);
     // Back to the queue (with backoff) only what another attempt can fix.
     if ((result.status === "failed" && result.transient) || result.status === "cancelled") throw new Error(result.error ?? result.status);
   };
@@ -139,7 +139,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   });
   return {
     async stop() {
-      stopping.abort();
+      stopping.abort(new Error("this worker is stopping"));
       await Promise.allSettled([...active]);
       await runner.stop();
       await done.catch(() => undefined);
@@ -178,13 +178,16 @@ async function reap(o: WorkerOptions, liveness: Liveness, forceUnlock: (ids: str
 }
 
 /**
- * This process's proof of life: an advisory lock per worker id, on one connection of its own.
+ * This process's proof of life: an advisory lock per worker pool id, on one connection of its own.
  * When the process dies, the connection closes and the locks go with it. If the connection fails
- * while the process lives (a database restart), it is opened again and the locks taken again.
+ * while the process lives (a database restart), one reconnect loop opens it again and takes every
+ * lock again; other workers give it time for that (fence.ts, `isDead`).
  */
 class Liveness {
   private client?: Client;
   private readonly ids = new Set<string>();
+  private readonly taking = new Map<string, Promise<void>>();
+  private reconnecting?: Promise<void>;
   private stopped = false;
 
   constructor(
@@ -196,58 +199,89 @@ class Liveness {
     return this.ids.has(id);
   }
 
-  async start(): Promise<void> {
-    const client = new Client({ connectionString: this.database, keepAlive: true });
-    client.on("error", () => undefined);
-    client.on("end", () => {
-      if (!this.stopped) void this.reconnect();
-    });
-    await client.connect();
-    this.client = client;
-    for (const id of this.ids) await this.lock(id);
+  start(): Promise<void> {
+    return this.connect();
   }
 
-  /** Takes the lock of `id` (again after every reconnect); settles once it is held, or failed (then the reconnect takes it). */
+  /** Takes the lock of `id` (again after every reconnect); settles once it is held. */
   add(id: string): Promise<void> {
     this.ids.add(id);
-    const taken = this.lock(id).catch(() => undefined);
+    const taken = this.lock(id);
     this.taking.set(id, taken);
     return taken;
   }
 
-  /** Resolves once the lock of `id` was taken (or is being taken again after a reconnect). */
+  /** Resolves once the lock of `id` is held (after a reconnect, once it is held again). */
   async held(id: string): Promise<void> {
     if (!this.ids.has(id)) throw new Error(`worker ${id} is not one of this process's worker pools`);
     await this.taking.get(id);
+    await this.reconnecting;
   }
-  private readonly taking = new Map<string, Promise<void>>();
+
+  /** A connection holding every lock, or none: a half-made one is closed, not leaked. */
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.database, keepAlive: true });
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      for (const id of this.ids) await client.query(LOCK, [workerLockName(id)]);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    client.once("end", () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.reconnect();
+    });
+    this.client = client;
+  }
+
+  /** One loop at a time, however many ways the connection reports its end. */
+  private reconnect(): void {
+    if (this.stopped || this.reconnecting) return;
+    this.reconnecting = (async () => {
+      for (let attempt = 1; !this.stopped; attempt++) {
+        try {
+          await this.connect();
+          this.log("reconnected to the database");
+          return;
+        } catch {
+          await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 5000)));
+        }
+      }
+    })().finally(() => (this.reconnecting = undefined));
+  }
 
   /** One query at a time on the connection: the locks are taken in turn. */
   private queue: Promise<unknown> = Promise.resolve();
   private lock(id: string): Promise<void> {
-    const next = this.queue.then(() => this.client?.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [workerLockName(id)]));
-    this.queue = next.catch(() => undefined);
-    return next.then(() => undefined);
-  }
-
-  private async reconnect(): Promise<void> {
-    this.client = undefined;
-    for (let attempt = 1; !this.stopped; attempt++) {
-      try {
-        await this.start();
-        this.log("reconnected to the database");
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 5000)));
+    const next = this.queue.then(async () => {
+      const client = this.client;
+      if (client) {
+        try {
+          return void (await client.query(LOCK, [workerLockName(id)]));
+        } catch {
+          if (this.client === client) this.client = undefined; // its "end" comes later, or never
+        }
       }
-    }
+      // No connection: the reconnect takes every lock of `ids`, this one included.
+      this.reconnect();
+      await this.reconnecting;
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.client?.end().catch(() => undefined);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
   }
 }
+
+const LOCK = "SELECT pg_advisory_lock(hashtextextended($1, 0))";
 
 export interface TenantStatus {
   tenant: string;
@@ -282,9 +316,17 @@ export async function status(database: string): Promise<TenantStatus[]> {
       const tenant = r.stack.slice(PROJECT.length + 1);
       byTenant.set(tenant, { tenant, state: r.result ?? "running", action: r.action, attempts: r.attempt, ...(r.seconds !== null ? { seconds: r.seconds } : {}), ...(r.error ? { error: r.error } : {}), ...(r.drift ? { drift: r.drift } : {}), worker: r.worker });
     }
-    for (const j of jobs) {
+    // A tenant's jobs, the one that says most first: running, then queued, then failed for good.
+    const rank = (j: (typeof jobs)[number]) => (j.locked_by ? 0 : j.attempts < j.max_attempts ? 1 : 2);
+    const shown = new Set<string>();
+    for (const j of [...jobs].sort((a, b) => rank(a) - rank(b))) {
       // The view has no payload: the tenant is in the queue's name, a drift check in the key.
       const tenant = j.queue_name.slice("tenant:".length);
+      // A job replaced by a newer submit while it ran loses its key and its remaining attempts
+      // (graphile-worker's "replace" mode): once it is not running, it is nobody's state.
+      if (j.key === null && !j.locked_by) continue;
+      if (shown.has(tenant)) continue;
+      shown.add(tenant);
       const failedForGood = j.attempts >= j.max_attempts && !j.locked_by;
       const last = byTenant.get(tenant);
       byTenant.set(tenant, {

@@ -15,10 +15,17 @@ export interface TestPostgres {
   /** postgres://... of its database, for Pulumi's backend and for node-postgres alike. */
   url: string;
   stop(): void;
+  /** Restarts the server on the same port: every connection to it drops. */
+  restart(): void;
 }
 
 export function startPostgres(): TestPostgres {
   const dir = mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-pg-test-"));
   const url = execFileSync("bash", [SCRIPT, "start", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
-  return { dir, url, stop: () => execFileSync("bash", [SCRIPT, "stop", dir], { stdio: "inherit" }) };
+  return {
+    dir,
+    url,
+    stop: () => execFileSync("bash", [SCRIPT, "stop", dir], { stdio: "inherit" }),
+    restart: () => execFileSync("bash", [SCRIPT, "restart", dir], { stdio: "inherit" }),
+  };
 }
