@@ -314,8 +314,9 @@ function drop(req: FastifyRequest, reply: FastifyReply): void {
   req.raw.socket.destroy();
 }
 
+/** A request's injected wait; it keeps no process alive once the server is closed (a test's long delay). */
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** What a careless service prints of a request's credentials (FaultRule.echoAuthorization). */

@@ -9,11 +9,16 @@
 // MGMT_REGIONAL_MESSAGING_URL, MGMT_MESSAGING_TOKEN (for a local try, `npx mgmt-emulator --env`
 // prints them as shell exports). State: --backend, else PULUMI_BACKEND_URL, else ./.pulumi-state;
 // its secrets need PULUMI_CONFIG_PASSPHRASE (or _FILE).
+//
+// With state in PostgreSQL (--backend postgres://...) each tenant's run holds its stack's fence,
+// as a fleet worker's does (`mgmt-fleet`): a second driver or a worker never updates the same
+// stack at once, and after a driver was killed the next run recovers its stacks by itself.
+// With a file:// backend, recover a killed run's stacks with --recover.
 import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Listr } from "listr2";
-import { converge, readTenants, serviceFromEnv, type TenantResult } from "pulumi-mgmt/fleet";
+import { converge, readTenants, serviceFromEnv, startFencedDriver, type TenantResult } from "pulumi-mgmt/fleet";
 
 function usage(message: string): never {
   console.error(`tenants: ${message}`);
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
     });
   }
 
+  const fenced = backendUrl.startsWith("postgres") ? await startFencedDriver(backendUrl) : undefined;
   const results: TenantResult[] = [];
   const verb = values.destroy ? "destroying" : "converging";
   const list = new Listr(
@@ -82,10 +88,12 @@ async function main(): Promise<void> {
           return;
         }
         task.title = `${t.id}: ${verb}`;
-        const r = await converge(t, { backendUrl, workRoot: values["work-dir"]!, mgmt, retries, action: values.destroy ? "destroy" : "converge", recover: values.recover!, signal: abort.signal }, (line) => {
-          // In a terminal each tenant's line shows its engine's latest step; in a log, only the outcomes.
+        const run = { workRoot: values["work-dir"]!, mgmt, retries, action: values.destroy ? ("destroy" as const) : ("converge" as const), recover: values.recover!, signal: abort.signal };
+        // In a terminal each tenant's line shows its engine's latest step; in a log, only the outcomes.
+        const progress = (line: string) => {
           if (process.stdout.isTTY) task.output = line;
-        });
+        };
+        const r = fenced ? await fenced.converge(t, run, progress) : await converge(t, { ...run, backendUrl }, progress);
         results.push(r);
         task.title = `${t.id}: ${r.status}${r.index ? ` (${r.index})` : ""} in ${r.seconds.toFixed(1)}s`;
         if (r.status === "failed" || r.status === "cancelled") throw new Error(`${t.id}: ${r.error}`);
@@ -97,6 +105,7 @@ async function main(): Promise<void> {
   );
   console.log(`${verb} ${tenants.length} tenants, ${concurrency} at a time, state in ${backendUrl.replace(/\/\/[^@/]*@/, "//***@")}`);
   await list.run().catch(() => undefined);
+  await fenced?.close();
 
   results.sort((a, b) => tenants.findIndex((t) => t.id === a.tenant) - tenants.findIndex((t) => t.id === b.tenant));
   console.log(`\n${table(results)}`);

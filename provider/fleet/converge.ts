@@ -8,7 +8,7 @@ import path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { mgmtStack, type MgmtConfig } from "../automation/stack";
 import { recoverPendingCreates } from "../automation/recovery";
-import { tenantProgram, type Tenant } from "./tenant";
+import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
 
 export type Action = "converge" | "destroy" | "drift";
 
@@ -133,7 +133,7 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
 
   for (let attempt = 1; ; attempt++) {
     try {
-      const tenant = await mgmtStack({ workDir, projectName: "tenants", stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}) });
+      const tenant = await mgmtStack({ workDir, projectName: TENANT_PROJECT, stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}) });
       const { stack } = tenant;
       if (o.recover && attempt === 1) {
         await stack.cancel();

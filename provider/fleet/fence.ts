@@ -118,7 +118,7 @@ export async function takeFence(connectionString: string, stack: string, run: { 
   };
   try {
     const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS held", [`pulumi-mgmt-fleet:stack:${stack}`]);
-    if (!rows[0].held) throw new FenceBusyError(`stack ${stack} is being updated by another fleet worker`);
+    if (!rows[0].held) throw new FenceBusyError(`stack ${stack} is being updated by another fleet worker or driver`);
     // A run left open whose worker still lives lost only its fence connection (a network cut, a
     // database restart) and is stopping its update now: its Pulumi lock is not stale yet.
     const { rows: openRuns } = await client.query<{ worker: string }>(`SELECT DISTINCT worker FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 AND ended_at IS NULL`, [stack]);

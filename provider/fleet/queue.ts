@@ -18,14 +18,13 @@ import { EventEmitter } from "node:events";
 import { makeWorkerUtils, run, Logger, type Job, type JobHelpers, type Runner, type Task, type WorkerEvents } from "graphile-worker";
 import { Client } from "pg";
 import type { MgmtConfig } from "../automation/stack";
-import { converge, type Action } from "./converge";
-import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, isDead, takeFence, workerLockName } from "./fence";
-import { checkTenants, type Tenant } from "./tenant";
+import type { Action } from "./converge";
+import { convergeFenced } from "./fencedRun";
+import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, isDead } from "./fence";
+import { Liveness } from "./liveness";
+import { checkTenants, TENANT_PROJECT, type Tenant } from "./tenant";
 
 export const TASK = "pulumi_mgmt_tenant";
-/** The Pulumi project of every tenant stack; the fence and the run records are keyed by `<project>/<stack>`. */
-const PROJECT = "tenants";
-const stackKey = (tenant: string) => `${PROJECT}/${tenant}`;
 
 interface Payload {
   tenant: Tenant;
@@ -115,15 +114,16 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     const worker = helpers.job.locked_by ?? "unknown";
     // Nobody may judge this run's worker dead: its lock is taken before the run starts.
     await liveness.held(worker);
-    const fence = await takeFence(o.database, stackKey(tenant.id), { action, worker, jobId: helpers.job.id, attempt: helpers.job.attempts }).catch((err) => {
+    const signal = AbortSignal.any([stopping.signal, ...(helpers.abortSignal ? [helpers.abortSignal] : [])]);
+    const started = (interrupted: boolean) => {
+      if (interrupted) log(`${tenant.id}: the last run died mid-way: breaking its stale lock and importing its pending creates`);
+      log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
+    };
+    const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase };
+    const result = await convergeFenced(tenant, run, { started }).catch((err) => {
       if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);
       throw err;
     });
-    if (fence.interrupted) log(`${tenant.id}: the last run died mid-way: breaking its stale lock and importing its pending creates`);
-    log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
-    const signal = AbortSignal.any([fence.lost, stopping.signal, ...(helpers.abortSignal ? [helpers.abortSignal] : [])]);
-    const result = await converge(tenant, { backendUrl: o.database, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, recover: fence.interrupted, signal, passphrase: o.passphrase });
-    await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift });
     log(`${tenant.id}: ${result.error?.startsWith(result.status) ? result.error : `${result.status}${result.error ? `: ${result.error}` : ""}`} in ${result.seconds.toFixed(1)}s`);
     // Back to the queue (with backoff) only what another attempt can fix.
     if ((result.status === "failed" && result.transient) || result.status === "cancelled") throw new Error(result.error ?? result.status);
@@ -177,112 +177,6 @@ async function reap(o: WorkerOptions, liveness: Liveness, forceUnlock: (ids: str
   }
 }
 
-/**
- * This process's proof of life: an advisory lock per worker pool id, on one connection of its own.
- * When the process dies, the connection closes and the locks go with it. If the connection fails
- * while the process lives (a database restart), one reconnect loop opens it again and takes every
- * lock again; other workers give it time for that (fence.ts, `isDead`).
- */
-class Liveness {
-  private client?: Client;
-  private readonly ids = new Set<string>();
-  private readonly taking = new Map<string, Promise<void>>();
-  private reconnecting?: Promise<void>;
-  private stopped = false;
-
-  constructor(
-    private readonly database: string,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  has(id: string): boolean {
-    return this.ids.has(id);
-  }
-
-  start(): Promise<void> {
-    return this.connect();
-  }
-
-  /** Takes the lock of `id` (again after every reconnect); settles once it is held. */
-  add(id: string): Promise<void> {
-    this.ids.add(id);
-    const taken = this.lock(id);
-    this.taking.set(id, taken);
-    return taken;
-  }
-
-  /** Resolves once the lock of `id` is held (after a reconnect, once it is held again). */
-  async held(id: string): Promise<void> {
-    if (!this.ids.has(id)) throw new Error(`worker ${id} is not one of this process's worker pools`);
-    await this.taking.get(id);
-    await this.reconnecting;
-  }
-
-  /** A connection holding every lock, or none: a half-made one is closed, not leaked. */
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.database, keepAlive: true });
-    client.on("error", () => undefined);
-    try {
-      await client.connect();
-      for (const id of this.ids) await client.query(LOCK, [workerLockName(id)]);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    client.once("end", () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.reconnect();
-    });
-    this.client = client;
-  }
-
-  /** One loop at a time, however many ways the connection reports its end. */
-  private reconnect(): void {
-    if (this.stopped || this.reconnecting) return;
-    this.reconnecting = (async () => {
-      for (let attempt = 1; !this.stopped; attempt++) {
-        try {
-          await this.connect();
-          this.log("reconnected to the database");
-          return;
-        } catch {
-          await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 5000)));
-        }
-      }
-    })().finally(() => (this.reconnecting = undefined));
-  }
-
-  /** One query at a time on the connection: the locks are taken in turn. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private lock(id: string): Promise<void> {
-    const next = this.queue.then(async () => {
-      const client = this.client;
-      if (client) {
-        try {
-          return void (await client.query(LOCK, [workerLockName(id)]));
-        } catch {
-          if (this.client === client) this.client = undefined; // its "end" comes later, or never
-        }
-      }
-      // No connection: the reconnect takes every lock of `ids`, this one included.
-      this.reconnect();
-      await this.reconnecting;
-    });
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
-  }
-}
-
-const LOCK = "SELECT pg_advisory_lock(hashtextextended($1, 0))";
-
 export interface TenantStatus {
   tenant: string;
   /** queued, running, or the last run's result (created, updated, unchanged, destroyed, drifted, failed, interrupted, cancelled). */
@@ -308,12 +202,12 @@ export async function status(database: string): Promise<TenantStatus[]> {
     const runs = (
       await client.query<{ stack: string; action: string; result: string | null; error: string | null; seconds: number | null; attempt: number; worker: string; drift: TenantStatus["drift"] | null }>(
         `SELECT DISTINCT ON (stack) stack, action, result, error, extract(epoch FROM ended_at - started_at)::float AS seconds, attempt, worker, drift FROM ${FLEET_SCHEMA}.runs WHERE stack LIKE $1 ORDER BY stack, id DESC`,
-        [`${PROJECT}/%`],
+        [`${TENANT_PROJECT}/%`],
       )
     ).rows;
     const byTenant = new Map<string, TenantStatus>();
     for (const r of runs) {
-      const tenant = r.stack.slice(PROJECT.length + 1);
+      const tenant = r.stack.slice(TENANT_PROJECT.length + 1);
       byTenant.set(tenant, { tenant, state: r.result ?? "running", action: r.action, attempts: r.attempt, ...(r.seconds !== null ? { seconds: r.seconds } : {}), ...(r.error ? { error: r.error } : {}), ...(r.drift ? { drift: r.drift } : {}), worker: r.worker });
     }
     // A tenant's jobs, the one that says most first: running, then queued, then failed for good.

@@ -8,6 +8,11 @@ import { readFileSync } from "node:fs";
 import { FlowControlKey } from "../resources/flowControlKey/flowControlKey";
 import { SearchIndex } from "../resources/searchIndex/searchIndex";
 
+/** The Pulumi project of every tenant stack. */
+export const TENANT_PROJECT = "tenants";
+/** A tenant's stack as `<project>/<stack>`: what the fence and the run records are keyed by. */
+export const tenantStack = (id: string) => `${TENANT_PROJECT}/${id}`;
+
 export interface Tenant {
   /** Stack name and index name prefix: lowercase letters, digits and '-'. */
   id: string;

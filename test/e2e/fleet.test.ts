@@ -30,11 +30,10 @@ beforeAll(async () => {
 // A test that fails half way must not leave its workers to take the next test's jobs.
 afterEach(async () => {
   const alive = workers.filter((w) => w.code === null);
-  for (const w of alive) w.process.kill("SIGKILL");
+  for (const w of alive) process.kill(-w.process.pid!, "SIGKILL");
   await Promise.all(alive.map((w) => w.done));
 });
 afterAll(async () => {
-  require('fs').writeFileSync('/tmp/fleet-workers.log', workers.map((w, i) => `=== worker ${i}\n${w.out}`).join('\n'));
   pg?.stop();
   rmSync(work, { recursive: true, force: true });
   await env.cleanup();
@@ -51,6 +50,9 @@ const workers: Proc[] = [];
 function fleet(args: string[], extraEnv: Record<string, string> = {}): Proc {
   const child = spawn(process.execPath, [BIN, ...args, "--database", pg.url], {
     cwd: PACKAGE_ROOT,
+    // A process group of its own: a test kills a worker with its Pulumi processes, as a machine
+    // or container that dies (or systemd stopping its unit) does.
+    detached: true,
     env: {
       ...process.env,
       PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
@@ -150,10 +152,10 @@ test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a burst of 503
   worker("w2");
   worker("w3");
 
-  // Killed in the middle of updates: SIGKILL, no chance to clean up.
+  // Killed in the middle of updates: SIGKILL to the worker and its Pulumi processes, no chance to clean up.
   await until("the first updates", () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 4);
   await until("the doomed worker to be inside an update", () => /: converge \(attempt/.test(doomed.out));
-  doomed.process.kill("SIGKILL");
+  process.kill(-doomed.process.pid!, "SIGKILL");
   const killedAt = new Date();
 
   // A second submit while jobs run: f30's newer desired state replaces its queued job (or follows its running one).
@@ -226,7 +228,7 @@ test("a stack whose fence a live worker holds is never run by another, and conve
   const fence = await takeFence(pg.url, "tenants/g1", { action: "converge", worker: "test-holder" });
   await finished(fleet(["submit", tenantsFile("g1", [{ id: "g1" }])]));
   const first = worker("g", 1);
-  await until("the worker to find the fence taken", () => /g1: stack tenants\/g1 is being updated by another fleet worker; retrying later/.test(first.out), 60_000);
+  await until("the worker to find the fence taken", () => /g1: stack tenants\/g1 is being updated by another fleet worker or driver; retrying later/.test(first.out), 60_000);
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
   await fence.end({ result: "unchanged" });
   await until("g1 to converge", async () => (await statusRows()).some((r) => r.tenant === "g1" && r.state === "created"), 120_000);

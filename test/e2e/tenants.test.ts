@@ -51,6 +51,9 @@ interface Run {
 function driver(args: string[], workDir = path.join(work, "stacks"), extraEnv: Record<string, string> = {}): Run {
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "index.ts", "--backend", pg.url, "--work-dir", workDir, ...args], {
     cwd: EXAMPLE,
+    // A process group of its own, so that a test can kill the driver with its Pulumi processes,
+    // as a machine or container that dies (or systemd stopping a unit) does.
+    detached: true,
     env: {
       ...process.env,
       TS_NODE_PROJECT: path.join(EXAMPLE, "tsconfig.json"),
@@ -127,8 +130,9 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   expect(third.out.match(/^t\d\d\s+unchanged\s/gm)).toHaveLength(TENANTS);
   expect(writes(env.emu)).toBe(0);
 
-  // 4. Two operators update t01 at once: the second gets Pulumi's lock error, clearly, at once;
-  //    the first finishes, and the stack is whole (a re-run finds nothing to do).
+  // 4. Two operators update t01 at once, the second with --recover (which breaks Pulumi's lock, a
+  //    lock with no lease): the stack's fence refuses it, clearly, at once, before it touches
+  //    the stack; the first finishes, and the stack is whole (a re-run finds nothing to do).
   const changed = tenantsFile("one", [{ id: "t01", rate: 20 }]);
   env.emu.resetLog();
   env.emu.addFault({ method: "POST", path: "/flowControl/key-t01/pin$", hold: true });
@@ -137,7 +141,7 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   // and a slow rival then found the lock free and a stack with nothing to do (issue 28).
   const holder = driver(["--tenants", changed], undefined, { MGMT_TIMEOUT_MS: "600000", MGMT_TOTAL_TIMEOUT_MS: "900000" });
   await env.emu.emulator.controls.heldRequests(1);
-  const rival = await finished(driver(["--tenants", changed], path.join(work, "other-operator")));
+  const rival = await finished(driver(["--tenants", changed, "--recover"], path.join(work, "other-operator")));
   // The holder was inside its update all the while: still running, its pin still held (a held
   // request is logged only once answered or abandoned), and the rival wrote nothing.
   expect(holder.code).toBeNull();
@@ -145,7 +149,7 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
   expect(rival.code).toBe(1);
   expect(rival.out).toMatch(/^t01\s+failed\s/m);
-  expect(rival.out).toMatch(/t01: another update of this stack is in progress \(Pulumi's lock\)/);
+  expect(rival.out).toMatch(/t01: another update of this stack is in progress \(stack tenants\/t01 is being updated by another fleet worker or driver\): wait for it to finish/);
   expect(rival.out).not.toMatch(/attempts/); // never retried
   env.emu.emulator.controls.openGate();
   await finished(holder);
@@ -155,11 +159,27 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   const whole = await finished(driver(["--tenants", changed]));
   expect(whole.out).toMatch(/^t01\s+unchanged\s/m);
 
-  // 5. --destroy: no index, no pin, no stack left.
-  const gone = await finished(driver(["--tenants", all, "--concurrency", "5", "--destroy"]));
+  // 5. A driver killed (SIGKILL) after its create committed and before the answer: the next run,
+  //    with no --recover, finds the dead driver's run open, breaks its stale lock, imports the
+  //    index its create made, and converges without a second index.
+  const k1 = tenantsFile("k1", [{ id: "k1" }]);
+  env.emu.addFault({ method: "POST", path: "^/v2/search$", delayAfterMs: 120_000, times: 1 });
+  const killed = driver(["--tenants", k1]);
+  while (!indexNames().includes("k1-search")) await new Promise((r) => setTimeout(r, 50));
+  process.kill(-killed.process.pid!, "SIGKILL");
+  await finished(killed);
+  env.emu.emulator.controls.clearFaults();
+  const recovered = await finished(driver(["--tenants", k1]));
+  expect([recovered.code, recovered.out]).toEqual([0, expect.stringMatching(/^k1\s+(created|updated|unchanged)\s+k1-search-[0-9a-f]{8}\s/m)]);
+  expect(indexNames().filter((n) => n === "k1-search")).toHaveLength(1);
+  const k1Runs = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/postgres.sh"), "sql", pg.dir, "SELECT result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/k1' ORDER BY id"], { encoding: "utf8" });
+  expect(k1Runs.trim().split("\n")).toEqual(["interrupted", expect.stringMatching(/^(created|updated|unchanged)$/)]);
+
+  // 6. --destroy: no index, no pin, no stack left.
+  const gone = await finished(driver(["--tenants", tenantsFile("all-and-k1", [...ids, "k1"].map((id) => ({ id }))), "--concurrency", "5", "--destroy"]));
   expect(gone.code).toBe(0);
   expect(indexNames()).toEqual([]);
-  expect(ids.filter((id) => account.keys[`key-${id}`].pinned !== undefined)).toEqual([]);
+  expect([...ids, "k1"].filter((id) => account.keys[`key-${id}`].pinned !== undefined)).toEqual([]);
   expect(await stacksInBackend()).toEqual([]);
 }, 20 * 60_000);
 

@@ -1,0 +1,34 @@
+/**
+ * One tenant's run under its stack's fence (fence.ts): what every fleet job runs, and the
+ * single-machine driver on a postgres:// backend (driver.ts). When the last run of the stack was
+ * left open by a process now dead, its stale Pulumi lock is broken and its pending creates are
+ * imported first, with no --recover by hand.
+ */
+import { converge, type RunOptions, type TenantResult } from "./converge";
+import { takeFence } from "./fence";
+import { tenantStack, type Tenant } from "./tenant";
+
+export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recover"> {
+  /** The fleet's PostgreSQL: the fence, the run records and (postgres://) the stacks' state. */
+  database: string;
+  /** Whose run this is: a worker pool's or a driver's id, whose liveness lock this process holds. */
+  worker: string;
+  jobId?: string;
+  attempt?: number;
+  /** Break the stack's lock and import its pending creates even when no run is known to have died (the driver's --recover). */
+  recover?: boolean;
+}
+
+/**
+ * Takes the fence (FenceBusyError at once when a live run holds it), converges, records the
+ * result under the fence and lets it go. `started` hears whether the last run had died mid-way.
+ */
+export async function convergeFenced(t: Tenant, o: FencedRunOptions, hooks: { progress?: (line: string) => void; started?: (interrupted: boolean) => void } = {}): Promise<TenantResult> {
+  const { database, worker, jobId, attempt, recover, signal, ...run } = o;
+  const fence = await takeFence(database, tenantStack(t.id), { action: o.action, worker, jobId, attempt });
+  hooks.started?.(fence.interrupted);
+  // Losing the fence's connection stops the run: another process may take the stack now.
+  const result = await converge(t, { ...run, backendUrl: database, recover: fence.interrupted || !!recover, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
+  await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift });
+  return result;
+}
