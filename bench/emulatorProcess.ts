@@ -12,8 +12,8 @@ export interface EmulatorProcess {
   baseUrl: string;
   messagingUrl: string;
   regionalMessagingUrl: string;
-  /** Empties the emulator, sets the latency added to every request, returns the first user. */
-  reset(latencyMs: number): Promise<{ username: string; password: string }>;
+  /** Empties the emulator, sets the latency added to every request, returns the first user and the token of its free eu-central-1 messaging account. */
+  reset(latencyMs: number): Promise<{ username: string; password: string; messagingToken: string }>;
   close(): Promise<void>;
 }
 
@@ -41,8 +41,10 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
     async reset(latencyMs) {
       await post("reset");
       await post("latency", { ms: latencyMs });
-      const users = (await (await fetch(`${controls}/users`)).json()) as { username: string; password: string }[];
-      return { username: users[0].username, password: users[0].password };
+      const users = (await (await fetch(`${controls}/users`)).json()) as { username: string; password: string; accounts: { region: string; type: string; token: string }[] }[];
+      const account = users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free");
+      if (!account) throw new Error("the emulator's first user has no free eu-central-1 messaging account");
+      return { username: users[0].username, password: users[0].password, messagingToken: account.token };
     },
     async close() {
       if (child.exitCode !== null) return;
