@@ -28,6 +28,7 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "tenants-work-"));
 });
 afterAll(async () => {
+  env?.emu.emulator.controls.openGate(); // a test that failed half way may have left a request held
   pg?.stop();
   rmSync(work, { recursive: true, force: true });
   await env.cleanup();
