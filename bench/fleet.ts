@@ -22,7 +22,7 @@ import { writeSection } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 
 const N = Number(process.env.BENCH_FLEET_TENANTS ?? 24);
-const REPEATS = Number(process.env.BENCH_FLEET_REPEATS ?? 2);
+const REPEATS = Number(process.env.BENCH_FLEET_REPEATS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_FLEET_CONCURRENCY ?? 2);
 const WORKERS = (process.env.BENCH_FLEET_WORKERS ?? "1,2,4").split(",").map(Number);
 /** The drift check runs after the converge with this many workers, with them. */
@@ -52,7 +52,12 @@ interface Proc {
   exit: Promise<number>;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle value; of an even count, the mean of the two middle ones. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 const perMinute = (seconds: number) => (N / seconds) * 60;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -76,7 +76,7 @@ export interface Fence {
   end(record: RunRecord): Promise<void>;
 }
 
-/** The advisory lock a live worker holds on its process's own connection (fleet/queue.ts). */
+/** The advisory lock a live worker holds on its process's own connection (liveness.ts). */
 export const workerLockName = (worker: string) => `pulumi-mgmt-fleet:worker:${worker}`;
 
 export class FenceBusyError extends Error {
@@ -84,16 +84,22 @@ export class FenceBusyError extends Error {
 }
 
 /**
- * How long after the database server (re)started nobody is judged dead: a restart drops every
- * worker's lock at once, and a live worker takes its own again within seconds of the server's
- * return (its reconnect waits at most 5 s between attempts).
+ * How long a worker's lock must stay free before its process is judged gone. A live worker loses
+ * its lock whenever its connection drops (a database restart, crash or failover, a cut
+ * connection) and takes it again within seconds of reaching the server: its reconnect waits at
+ * most 5 s between attempts.
  */
-export const RESTART_GRACE_SECONDS = 30;
+export const CONFIRM_DEAD_MS = 12_000;
 
-/** Whether a worker's process is gone: nobody holds its lock (tried, and let go at once). */
+/** Whether a worker's process is gone: nobody holds its lock, seen twice CONFIRM_DEAD_MS apart. */
 export async function isDead(client: Client, worker: string): Promise<boolean> {
-  const { rows: server } = await client.query<{ fresh: boolean }>("SELECT now() - pg_postmaster_start_time() < make_interval(secs => $1) AS fresh", [RESTART_GRACE_SECONDS]);
-  if (server[0].fresh) return false;
+  if (!(await lockFree(client, worker))) return false;
+  await new Promise((r) => setTimeout(r, CONFIRM_DEAD_MS));
+  return lockFree(client, worker);
+}
+
+/** Whether nobody holds a worker's lock (tried, and let go at once). */
+async function lockFree(client: Client, worker: string): Promise<boolean> {
   const { rows } = await client.query<{ free: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS free", [workerLockName(worker)]);
   if (rows[0].free) await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [workerLockName(worker)]);
   return rows[0].free;
@@ -141,8 +147,9 @@ export async function takeFence(connectionString: string, stack: string, run: { 
         } finally {
           await release();
         }
-        // Left open, the row would read as a run still stopping while this worker lives.
-        await withRetries(async () => {
+        // Left open, the row would read as a run still stopping for as long as this worker lives,
+        // and nobody could take the stack: so until the database answers again.
+        await untilDone(async () => {
           const other = new Client({ connectionString });
           await other.connect();
           try {
@@ -159,14 +166,13 @@ export async function takeFence(connectionString: string, stack: string, run: { 
   }
 }
 
-/** Up to a minute of attempts, 2 s apart: the database restarting. */
-async function withRetries(op: () => Promise<void>): Promise<void> {
+/** Attempts 1 s, 2 s, ... up to 10 s apart, for as long as it takes: the database restarting or away. */
+async function untilDone(op: () => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await op();
-    } catch (err) {
-      if (attempt >= 30) throw err;
-      await new Promise((r) => setTimeout(r, 2000));
+    } catch {
+      await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 10_000)));
     }
   }
 }

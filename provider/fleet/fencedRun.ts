@@ -26,9 +26,16 @@ export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recov
 export async function convergeFenced(t: Tenant, o: FencedRunOptions, hooks: { progress?: (line: string) => void; started?: (interrupted: boolean) => void } = {}): Promise<TenantResult> {
   const { database, worker, jobId, attempt, recover, signal, ...run } = o;
   const fence = await takeFence(database, tenantStack(t.id), { action: o.action, worker, jobId, attempt });
-  hooks.started?.(fence.interrupted);
-  // Losing the fence's connection stops the run: another process may take the stack now.
-  const result = await converge(t, { ...run, backendUrl: database, recover: fence.interrupted || !!recover, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
+  let result;
+  try {
+    hooks.started?.(fence.interrupted);
+    // Losing the fence's connection stops the run: another process may take the stack now.
+    result = await converge(t, { ...run, backendUrl: database, recover: fence.interrupted || !!recover, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
+  } catch (err) {
+    // Never a held fence without a run (a work folder that cannot be made, say): recorded, let go.
+    await fence.end({ result: "failed", error: (err as Error).message });
+    throw err;
+  }
   await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift });
   return result;
 }

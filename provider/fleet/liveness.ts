@@ -39,11 +39,11 @@ export class Liveness {
     return taken;
   }
 
-  /** Resolves once the lock of `id` is held (after a reconnect, once it is held again). */
-  async held(id: string): Promise<void> {
+  /** Resolves once the lock of `id` is held (after a reconnect, once it is held again), or `signal` fires. */
+  async held(id: string, signal?: AbortSignal): Promise<void> {
     if (!this.ids.has(id)) throw new Error(`worker ${id} is not one of this process's worker pools`);
-    await this.taking.get(id);
-    await this.reconnecting;
+    const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+    await Promise.race([Promise.all([this.taking.get(id), this.reconnecting]), aborted]);
   }
 
   /** A connection holding every lock, or none: a half-made one is closed, not leaked. */
@@ -57,6 +57,7 @@ export class Liveness {
       await client.end().catch(() => undefined);
       throw err;
     }
+    if (this.stopped) return void (await client.end().catch(() => undefined)); // stopped meanwhile
     client.once("end", () => {
       if (this.client !== client) return;
       this.client = undefined;
@@ -81,28 +82,22 @@ export class Liveness {
     })().finally(() => (this.reconnecting = undefined));
   }
 
-  /** One query at a time on the connection: the locks are taken in turn. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private lock(id: string): Promise<void> {
-    const next = this.queue.then(async () => {
-      const client = this.client;
-      if (client) {
-        try {
-          return void (await client.query(LOCK, [workerLockName(id)]));
-        } catch {
-          // Closed, not dropped: were it still alive, it would keep its locks for a process that gave it up.
-          if (this.client === client) {
-            this.client = undefined;
-            void client.end().catch(() => undefined);
-          }
+  private async lock(id: string): Promise<void> {
+    const client = this.client;
+    if (client) {
+      try {
+        return void (await client.query(LOCK, [workerLockName(id)]));
+      } catch {
+        // Closed, not dropped: were it still alive, it would keep its locks for a process that gave it up.
+        if (this.client === client) {
+          this.client = undefined;
+          void client.end().catch(() => undefined);
         }
       }
-      // No connection: the reconnect takes every lock of `ids`, this one included.
-      this.reconnect();
-      await this.reconnecting;
-    });
-    this.queue = next.catch(() => undefined);
-    return next;
+    }
+    // No connection: the reconnect takes every lock of `ids`, this one included.
+    this.reconnect();
+    await this.reconnecting;
   }
 
   async stop(): Promise<void> {

@@ -8,9 +8,10 @@
  * - A worker runs jobs with graphile-worker (LISTEN/NOTIFY, exponential backoff, a bounded number
  *   of attempts). Each job holds the stack's fence (fence.ts) for its whole run.
  * - graphile-worker frees the jobs of a dead worker only after four hours. Each worker process
- *   therefore holds an advisory lock per worker id on its own connection; every few seconds each
- *   process looks for jobs locked by workers whose lock is free (their process is gone) and
- *   unlocks them (`forceUnlockWorkers`), so another worker finishes them within seconds.
+ *   therefore holds an advisory lock per worker pool id (what graphile-worker locks jobs under)
+ *   on its own connection (liveness.ts); every few seconds each process looks for jobs locked by
+ *   pools whose lock stays free (their process is gone) and unlocks them (`forceUnlockWorkers`),
+ *   so another worker finishes them within half a minute.
  * - A run that fails for good (the engine's definite refusal) completes its job and is recorded
  *   as failed with the engine's reason; only transient failures go back to the queue.
  */
@@ -112,9 +113,10 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   const runJob = async (raw: unknown, helpers: JobHelpers): Promise<void> => {
     const { tenant, action } = parsePayload(raw);
     const worker = helpers.job.locked_by ?? "unknown";
-    // Nobody may judge this run's worker dead: its lock is taken before the run starts.
-    await liveness.held(worker);
     const signal = AbortSignal.any([stopping.signal, ...(helpers.abortSignal ? [helpers.abortSignal] : [])]);
+    // Nobody may judge this run's worker dead: its lock is taken before the run starts.
+    await liveness.held(worker, signal);
+    if (signal.aborted) throw new Error("this worker is stopping: the job goes back to the queue");
     const started = (interrupted: boolean) => {
       if (interrupted) log(`${tenant.id}: the last run died mid-way: breaking its stale lock and importing its pending creates`);
       log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
@@ -131,7 +133,13 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
 
   const runner: Runner = await run({ connectionString: o.database, concurrency: o.concurrency, taskList: { [TASK]: task }, noHandleSignals: true, logger: quiet, events, pollInterval: 1000, crontab: "" });
   const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
-  const reaper = setInterval(() => void reap(o, liveness, utils.forceUnlockWorkers, log).catch(() => undefined), o.reapEveryMs ?? 5000);
+  // One look at a time: confirming a worker dead takes longer than the interval (fence.ts, isDead).
+  let reaping: Promise<void> | undefined;
+  const reaper = setInterval(() => {
+    reaping ??= reap(o, liveness, utils.forceUnlockWorkers, log)
+      .catch(() => undefined)
+      .finally(() => (reaping = undefined));
+  }, o.reapEveryMs ?? 5000);
   const done = runner.promise.finally(async () => {
     clearInterval(reaper);
     await Promise.resolve(utils.release()).catch(() => undefined);

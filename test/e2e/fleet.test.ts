@@ -10,6 +10,8 @@ import path from "node:path";
 import { Client } from "pg";
 import { PACKAGE_ROOT } from "../../provider/automation";
 import { isDead, takeFence, workerLockName } from "../../provider/fleet/fence";
+import { status } from "../../provider/fleet/queue";
+import { convergeFenced } from "../../provider/fleet/fencedRun";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
@@ -114,7 +116,10 @@ async function indexIdsInState(): Promise<Record<string, string[]>> {
   return byStack;
 }
 
-/** `mgmt-fleet status --json`, parsed; its output in the error if it is not JSON. */
+/**
+ * `mgmt-fleet status --json`, parsed; its output in the error if it is not JSON. (Waits poll the
+ * same `status()` in this process instead: a CLI process per poll would cost the tests' CPU.)
+ */
 async function statusRows(): Promise<{ tenant: string; state: string; attempts: number; error?: string }[]> {
   const st = await finished(fleet(["status", "--json"]));
   try {
@@ -128,11 +133,11 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 24
   const end = Date.now() + ms;
   while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 500));
   }
 };
 
-test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a burst of 503s, a tenant that fails for good, a second submit while jobs run; every stack updated by one worker at a time, and a re-run writes nothing`, async () => {
+test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a second submit while jobs run, PostgreSQL restarted, a burst of 503s, a tenant that fails for good; every stack updated by one worker at a time, and a re-run writes nothing`, async () => {
   const { token: t, account } = freshMessagingAccount(env);
   token = t;
   const ids = Array.from({ length: TENANTS }, (_, i) => `f${String(i + 1).padStart(2, "0")}`);
@@ -149,8 +154,7 @@ test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a burst of 503
   expect(submitted.out).toMatch(/submitted 30 converge jobs/);
   expect(submitted.code).toBe(0);
   const doomed = worker("w1");
-  worker("w2");
-  worker("w3");
+  const survivors = [worker("w2"), worker("w3")];
 
   // Killed in the middle of updates: SIGKILL to the worker and its Pulumi processes, no chance to clean up.
   await until("the first updates", () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 4);
@@ -162,14 +166,19 @@ test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a burst of 503
   const again = await finished(fleet(["submit", tenantsFile("again", good.map((id) => ({ id, rate: id === "f30" ? 20 : 10 })))]));
   expect(again.code).toBe(0);
 
+  // PostgreSQL restarted while the surviving workers are inside updates: every connection drops.
+  const running = () => survivors.some((w) => (w.out.match(/: converge \(attempt/g) ?? []).length > (w.out.match(/ in \d+\.\ds$/gm) ?? []).length);
+  await until("an update under way on a surviving worker", running);
+  pg.restart();
+
   await until("every job done", async () => {
-    const rows = await statusRows();
+    const rows = await status(pg.url);
     return rows.length === TENANTS && rows.every((r) => r.state !== "queued" && r.state !== "running");
   }, 600_000);
   env.emu.emulator.controls.latencyMs = 0;
 
-  const status = await statusRows();
-  const byTenant = Object.fromEntries(status.map((s) => [s.tenant, s]));
+  const shown = await statusRows(); // what `mgmt-fleet status --json` prints
+  const byTenant = Object.fromEntries(shown.map((s) => [s.tenant, s]));
   // The tenant that fails for good: failed with the engine's reason, and never run again after it.
   expect(byTenant.f13.state).toBe("failed");
   expect(byTenant.f13.error).toMatch(/could not pin flow control key "key-f13" in eu-central-1: the service answered 400/);
@@ -192,6 +201,10 @@ test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a burst of 503
   // One worker at a time per stack: each run starts after the one before it ended (a killed run
   // ended at the kill), and none is left open.
   expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
+  // The restart stopped the runs whose fence it cut (their jobs went back to the queue and
+  // converged, above), and the surviving workers took their locks again.
+  expect(runs.filter((r) => r.result === "cancelled").length).toBeGreaterThanOrEqual(1);
+  for (const w of survivors) expect(w.out).toMatch(/reconnected to the database/);
   const byStack = new Map<string, typeof runs>();
   for (const r of runs) byStack.set(r.stack, [...(byStack.get(r.stack) ?? []), r]);
   for (const [, list] of byStack) {
@@ -231,7 +244,7 @@ test("a stack whose fence a live worker holds is never run by another, and conve
   await until("the worker to find the fence taken", () => /g1: stack tenants\/g1 is being updated by another fleet worker or driver; retrying later/.test(first.out), 60_000);
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
   await fence.end({ result: "unchanged" });
-  await until("g1 to converge", async () => (await statusRows()).some((r) => r.tenant === "g1" && r.state === "created"), 120_000);
+  await until("g1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "g1" && r.state === "created"), 120_000);
   expect(account.keys["key-g1"]?.pinned?.rate).toBe(10);
   expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("g1-search-"))).toHaveLength(1);
 
@@ -274,7 +287,7 @@ test("SIGTERM in the middle of an update: the worker cancels it gracefully, reco
   expect(jobs).toEqual(cancelled ? [{ attempts: 1, locked_by: null }] : []);
 
   const second = worker("h2", 1);
-  if (cancelled) await until("h1 to converge on the other worker", async () => (await statusRows()).some((r) => r.tenant === "h1" && ["created", "updated", "unchanged"].includes(r.state)), 120_000);
+  if (cancelled) await until("h1 to converge on the other worker", async () => (await status(pg.url)).some((r) => r.tenant === "h1" && ["created", "updated", "unchanged"].includes(r.state)), 120_000);
   expect(account.keys["key-h1"]?.pinned?.rate).toBe(10);
   expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("h1-search-"))).toHaveLength(1);
   second.process.kill("SIGTERM");
@@ -294,7 +307,7 @@ test("a worker inside a long update is alive to the others: no other worker free
   await until("the other worker to be up", () => /mgmt-fleet worker: 1 at a time/.test(other.out), 60_000);
   await new Promise((r) => setTimeout(r, 20_000));
   env.emu.emulator.controls.openGate();
-  await until("k1 to converge", async () => (await statusRows()).some((r) => r.tenant === "k1" && r.state === "created"), 120_000);
+  await until("k1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "k1" && r.state === "created"), 120_000);
   expect(`${busy.out}${other.out}`).not.toMatch(/is gone|being updated by another fleet worker/);
   const runs = await sql<{ worker: string; result: string }>("SELECT worker, result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/k1'");
   expect(runs).toEqual([{ worker: expect.stringMatching(/^pool-/), result: "created" }]);
@@ -313,7 +326,7 @@ test("PostgreSQL restarted while workers run updates: the workers reconnect, the
   await until("updates under way", () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 2);
   pg.restart();
   await until("every job done", async () => {
-    const rows = (await statusRows()).filter((r) => ids.includes(r.tenant));
+    const rows = (await status(pg.url)).filter((r) => ids.includes(r.tenant));
     return rows.length === ids.length && rows.every((r) => r.state !== "queued" && r.state !== "running");
   }, 300_000);
   env.emu.emulator.controls.latencyMs = 0;
@@ -327,8 +340,10 @@ test("PostgreSQL restarted while workers run updates: the workers reconnect, the
   // One index per tenant, each in its stack's state; no stack run by two workers at once.
   const inState = await indexIdsInState();
   for (const id of ids) expect({ id, indexes: env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith(`${id}-search-`)).map((i) => i.record.id) }).toEqual({ id, indexes: inState[id] });
-  const runs = await sql<{ stack: string; started_at: Date; ended_at: Date | null }>("SELECT stack, started_at, ended_at FROM pulumi_mgmt_fleet.runs WHERE stack = ANY($1) ORDER BY id", [ids.map((id) => `tenants/${id}`)]);
+  const runs = await sql<{ stack: string; started_at: Date; ended_at: Date | null; result: string; error: string | null }>("SELECT stack, started_at, ended_at, result, error FROM pulumi_mgmt_fleet.runs WHERE stack = ANY($1) ORDER BY id", [ids.map((id) => `tenants/${id}`)]);
   expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
+  // The restart did cut runs in the middle: each was stopped, and its job converged later.
+  expect(runs.filter((r) => r.result === "cancelled" && /connection to the fleet database was lost/.test(r.error ?? "")).length).toBeGreaterThanOrEqual(1);
   for (const id of ids) {
     const list = runs.filter((r) => r.stack === `tenants/${id}`);
     for (let i = 1; i < list.length; i++) expect(list[i].started_at.getTime()).toBeGreaterThanOrEqual(list[i - 1].ended_at!.getTime());
@@ -337,18 +352,41 @@ test("PostgreSQL restarted while workers run updates: the workers reconnect, the
   for (const w of ws) expect((await finished(w)).code).toBe(0);
 }, 8 * 60_000);
 
-test("right after a database restart nobody is judged dead: a live worker's lock is gone until it reconnects", async () => {
-  const holder = new Client({ connectionString: pg.url });
-  holder.on("error", () => undefined);
-  await holder.connect();
-  await holder.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [workerLockName("pool-alive")]);
-  pg.restart(); // the holder's connection, and its lock, are gone; a live worker would be reconnecting now
+test("a live worker whose connection dropped is not judged dead while it reconnects", async () => {
+  const holder = async () => {
+    const c = new Client({ connectionString: pg.url });
+    c.on("error", () => undefined);
+    await c.connect();
+    await c.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [workerLockName("pool-alive")]);
+    return c;
+  };
+  const first = await holder();
   const judge = new Client({ connectionString: pg.url });
   await judge.connect();
   try {
+    // The connection is cut (a failover, a proxy, an idle timeout; no server restart), and the
+    // worker takes its lock again 3 s later, as its reconnect loop does.
+    // node-postgres keeps the backend's process id of a connection in `processID`.
+    await judge.query("SELECT pg_terminate_backend($1)", [(first as unknown as { processID: number }).processID]);
+    const again = new Promise<Client>((resolve) => setTimeout(() => resolve(holder()), 3000));
     expect(await isDead(judge, "pool-alive")).toBe(false);
+    await (await again).end();
+    // And once nobody takes it again, the worker is gone.
+    expect(await isDead(judge, "pool-alive")).toBe(true);
   } finally {
     await judge.end();
-    await holder.end().catch(() => undefined);
+    await first.end().catch(() => undefined);
   }
+}, 60_000);
+
+test("a run that throws before its engine starts (a work folder that cannot be made) records the failure and lets the fence go", async () => {
+  const tenant = { id: "w1x", plan: "free" as const, searchRegion: "eu-west-1" as const, messagingRegion: "eu-central-1" as const, flowControlKey: "key-w1x" };
+  const file = path.join(work, "a-file");
+  writeFileSync(file, "");
+  const run = { database: pg.url, worker: "pool-test", workRoot: path.join(file, "under-a-file"), mgmt: env.mgmt, retries: 0, action: "converge" as const, signal: new AbortController().signal };
+  await expect(convergeFenced(tenant, run)).rejects.toThrow(/ENOTDIR/);
+  expect(await sql("SELECT result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/w1x'")).toEqual([{ result: "failed" }]);
+  const again = await takeFence(pg.url, "tenants/w1x", { action: "converge", worker: "pool-test" });
+  expect(again.interrupted).toBe(false);
+  await again.end({ result: "unchanged" });
 });

@@ -166,7 +166,9 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   const k1 = tenantsFile("k1", [{ id: "k1" }]);
   env.emu.addFault({ method: "POST", path: "^/v2/search$", delayAfterMs: 120_000, times: 1 });
   const killed = driver(["--tenants", k1]);
-  while (!indexNames().includes("k1-search")) await new Promise((r) => setTimeout(r, 50));
+  for (const end = Date.now() + 120_000; !indexNames().includes("k1-search"); await new Promise((r) => setTimeout(r, 50))) {
+    if (killed.code !== null || Date.now() > end) throw new Error(`k1's create never committed: ${killed.out}`);
+  }
   process.kill(-killed.process.pid!, "SIGKILL");
   await finished(killed);
   env.emu.emulator.controls.clearFaults();
