@@ -15,6 +15,17 @@ import { Client } from "pg";
 
 export const FLEET_SCHEMA = "pulumi_mgmt_fleet";
 
+/**
+ * A client of the fleet's database. A server that drops a connection (a restart) makes its client
+ * emit "error" even while idle, which unheard would crash the whole worker: its queries reject
+ * instead, and that is what the callers handle.
+ */
+export function fleetClient(connectionString: string, options: { keepAlive?: boolean } = {}): Client {
+  const client = new Client({ connectionString, ...options });
+  client.on("error", () => undefined);
+  return client;
+}
+
 const ensured = new Map<string, Promise<void>>();
 
 /** The fleet's own tables, made once per database and process; concurrent first runs queue on a transaction lock. */
@@ -29,7 +40,7 @@ export function ensureFleetSchema(connectionString: string): Promise<void> {
 }
 
 async function createFleetSchema(connectionString: string): Promise<void> {
-  const client = new Client({ connectionString });
+  const client = fleetClient(connectionString);
   await client.connect();
   try {
     await client.query("BEGIN");
@@ -68,8 +79,12 @@ export interface RunRecord {
 
 /** A held fence: the run it guards is recorded under it, and `lost` fires if its connection drops. */
 export interface Fence {
-  /** Whether the last run of this stack died before it ended (its row is still open). */
-  readonly interrupted: boolean;
+  /**
+   * Whether the last run of this stack did not finish cleanly, so that Pulumi's lock and pending
+   * operations of it may be left: its worker died (its row was still open), or it was cancelled
+   * (a cancel whose end the state backend missed, the database restarting, leaves the lock).
+   */
+  readonly unfinished: boolean;
   /** Aborted when the fence's connection fails: the run must stop, for another may now start. */
   readonly lost: AbortSignal;
   /** Records the end of this run, and releases the fence. */
@@ -108,11 +123,11 @@ async function lockFree(client: Client, worker: string): Promise<boolean> {
 /**
  * Takes the fence of `stack` (project/stack) for a run of `action` by `worker`, or throws
  * FenceBusyError at once when a live run holds it. Open rows of dead runs are closed as
- * "interrupted"; `interrupted` says whether there were any.
+ * "interrupted".
  */
 export async function takeFence(connectionString: string, stack: string, run: { action: string; worker: string; jobId?: string; attempt?: number }): Promise<Fence> {
   await ensureFleetSchema(connectionString);
-  const client = new Client({ connectionString, keepAlive: true });
+  const client = fleetClient(connectionString, { keepAlive: true });
   const lost = new AbortController();
   const dropped = () => lost.abort(new Error("the connection to the fleet database was lost, so another worker may take the stack"));
   client.on("error", dropped);
@@ -132,10 +147,11 @@ export async function takeFence(connectionString: string, stack: string, run: { 
       if (!(await isDead(client, worker))) throw new FenceBusyError(`the last run of stack ${stack} (worker ${worker}) is still stopping`);
     }
     const open = await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = 'interrupted', error = 'the worker died during the run' WHERE stack = $1 AND ended_at IS NULL`, [stack]);
+    const { rows: last } = await client.query<{ result: string }>(`SELECT result FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`, [stack]);
     const { rows: mine } = await client.query<{ id: string }>(`INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker]);
     const id = mine[0].id;
     return {
-      interrupted: (open.rowCount ?? 0) > 0,
+      unfinished: (open.rowCount ?? 0) > 0 || last[0]?.result === "cancelled",
       lost: lost.signal,
       async end(record) {
         const text = `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = $2, error = $3, changes = $4, drift = $5 WHERE id = $1`;
@@ -150,7 +166,7 @@ export async function takeFence(connectionString: string, stack: string, run: { 
         // Left open, the row would read as a run still stopping for as long as this worker lives,
         // and nobody could take the stack: so until the database answers again.
         await untilDone(async () => {
-          const other = new Client({ connectionString });
+          const other = fleetClient(connectionString);
           await other.connect();
           try {
             await other.query(text, values);

@@ -1,8 +1,9 @@
 /**
  * One tenant's run under its stack's fence (fence.ts): what every fleet job runs, and the
- * single-machine driver on a postgres:// backend (driver.ts). When the last run of the stack was
- * left open by a process now dead, its stale Pulumi lock is broken and its pending creates are
- * imported first, with no --recover by hand.
+ * single-machine driver on a postgres:// backend (driver.ts). When the last run of the stack did
+ * not finish cleanly (its process died, or it was cancelled), its stale Pulumi lock is broken and
+ * its pending creates are imported first, with no --recover by hand: under the fence, no other
+ * run of the fleet can hold that lock.
  */
 import { converge, type RunOptions, type TenantResult } from "./converge";
 import { takeFence } from "./fence";
@@ -21,16 +22,16 @@ export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recov
 
 /**
  * Takes the fence (FenceBusyError at once when a live run holds it), converges, records the
- * result under the fence and lets it go. `started` hears whether the last run had died mid-way.
+ * result under the fence and lets it go. `started` hears whether the last run was unfinished.
  */
-export async function convergeFenced(t: Tenant, o: FencedRunOptions, hooks: { progress?: (line: string) => void; started?: (interrupted: boolean) => void } = {}): Promise<TenantResult> {
+export async function convergeFenced(t: Tenant, o: FencedRunOptions, hooks: { progress?: (line: string) => void; started?: (unfinished: boolean) => void } = {}): Promise<TenantResult> {
   const { database, worker, jobId, attempt, recover, signal, ...run } = o;
   const fence = await takeFence(database, tenantStack(t.id), { action: o.action, worker, jobId, attempt });
   let result;
   try {
-    hooks.started?.(fence.interrupted);
+    hooks.started?.(fence.unfinished);
     // Losing the fence's connection stops the run: another process may take the stack now.
-    result = await converge(t, { ...run, backendUrl: database, recover: fence.interrupted || !!recover, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
+    result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
   } catch (err) {
     // Never a held fence without a run (a work folder that cannot be made, say): recorded, let go.
     await fence.end({ result: "failed", error: (err as Error).message });

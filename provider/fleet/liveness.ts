@@ -4,8 +4,8 @@
  * free knows the process is gone (fence.ts, `isDead`), since PostgreSQL frees it only when the
  * connection closes.
  */
-import { Client } from "pg";
-import { workerLockName } from "./fence";
+import type { Client } from "pg";
+import { fleetClient, workerLockName } from "./fence";
 
 /**
  * If the connection fails while the process lives (a database restart), one reconnect loop opens
@@ -48,8 +48,7 @@ export class Liveness {
 
   /** A connection holding every lock, or none: a half-made one is closed, not leaked. */
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.database, keepAlive: true });
-    client.on("error", () => undefined);
+    const client = fleetClient(this.database, { keepAlive: true });
     try {
       await client.connect();
       for (const id of this.ids) await client.query(LOCK, [workerLockName(id)]);

@@ -17,11 +17,10 @@
  */
 import { EventEmitter } from "node:events";
 import { makeWorkerUtils, run, Logger, type Job, type JobHelpers, type Runner, type Task, type WorkerEvents } from "graphile-worker";
-import { Client } from "pg";
 import type { MgmtConfig } from "../automation/stack";
 import type { Action } from "./converge";
 import { convergeFenced } from "./fencedRun";
-import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, isDead } from "./fence";
+import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, fleetClient, isDead } from "./fence";
 import { Liveness } from "./liveness";
 import { checkTenants, TENANT_PROJECT, type Tenant } from "./tenant";
 
@@ -117,8 +116,8 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     // Nobody may judge this run's worker dead: its lock is taken before the run starts.
     await liveness.held(worker, signal);
     if (signal.aborted) throw new Error("this worker is stopping: the job goes back to the queue");
-    const started = (interrupted: boolean) => {
-      if (interrupted) log(`${tenant.id}: the last run died mid-way: breaking its stale lock and importing its pending creates`);
+    const started = (unfinished: boolean) => {
+      if (unfinished) log(`${tenant.id}: the last run did not finish (its worker died, or it was cancelled): breaking its stale lock and importing its pending creates`);
       log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
     };
     const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase };
@@ -164,7 +163,7 @@ function parsePayload(raw: unknown): Payload {
 
 /** Unlocks the jobs of workers whose process is gone, so that the living finish them. */
 async function reap(o: WorkerOptions, liveness: Liveness, forceUnlock: (ids: string[]) => Promise<void>, log: (line: string) => void): Promise<void> {
-  const client = new Client({ connectionString: o.database });
+  const client = fleetClient(o.database);
   await client.connect();
   try {
     const { rows } = await client.query<{ locked_by: string; keys: string[] }>(
@@ -200,7 +199,7 @@ export interface TenantStatus {
 /** Per tenant: a job still queued or running, else the last run's result, with attempts, duration and error. */
 export async function status(database: string): Promise<TenantStatus[]> {
   await ensureFleetSchema(database);
-  const client = new Client({ connectionString: database });
+  const client = fleetClient(database);
   await client.connect();
   try {
     const hasQueue = (await client.query("SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS ok")).rows[0].ok as boolean;
