@@ -64,10 +64,13 @@ export function isTransient(message: string): boolean {
 
 export const isLocked = (message: string) => /currently locked|another update is currently in progress|conflict: another update/i.test(message);
 
+/** Why a run found its stack locked, when nothing but Pulumi's lock guards the stack (a file:// driver). */
+export const LOCKED = "another update of this stack is in progress (Pulumi's lock): wait for it to finish; after a crash of this driver, run it again with --recover";
+
 /** The engine's own `error:` lines, not its whole output. */
 export function reason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  if (isLocked(text)) return "another update of this stack is in progress (Pulumi's lock): wait for it to finish; after a crash of this driver, run it again with --recover";
+  if (isLocked(text)) return LOCKED;
   const lines = [...text.matchAll(/^\s*error: (.+)$/gm)].map((m) => m[1].trim()).filter((l) => l !== "update failed" && !/^preview failed/.test(l));
   return (lines.length > 0 ? [...new Set(lines)].join("; ") : text.split("\n")[0]).slice(0, 400);
 }

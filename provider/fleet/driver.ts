@@ -32,7 +32,7 @@ export async function startFencedDriver(database: string): Promise<FencedDriver>
     async converge(t, o, progress) {
       const started = Date.now();
       try {
-        return await convergeFenced(t, { ...o, database, worker }, { progress });
+        return await convergeFenced(t, { ...o, database, worker }, { progress, lost: (why) => progress?.(`${why}: cancelling the update`) });
       } catch (err) {
         const busy = err instanceof FenceBusyError;
         const error = busy ? `another update of this stack is in progress (${err.message}): wait for it to finish` : `the fleet database: ${reason(err)}`;

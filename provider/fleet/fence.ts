@@ -58,7 +58,8 @@ async function createFleetSchema(connectionString: string): Promise<void> {
       result text,
       error text,
       changes jsonb,
-      drift jsonb
+      drift jsonb,
+      fence_lost boolean NOT NULL DEFAULT false
     )`);
     await client.query(`CREATE INDEX IF NOT EXISTS runs_stack ON ${FLEET_SCHEMA}.runs (stack, id)`);
     await client.query("COMMIT");
@@ -81,8 +82,10 @@ export interface RunRecord {
 export interface Fence {
   /**
    * Whether the last run of this stack did not finish cleanly, so that Pulumi's lock and pending
-   * operations of it may be left: its worker died (its row was still open), or it was cancelled
-   * (a cancel whose end the state backend missed, the database restarting, leaves the lock).
+   * operations of it may be left: its worker died (its row was still open), it was cancelled, or
+   * its fence's connection dropped during it. The last two are a database restart or cut: the
+   * engine's own end (deleting its lock) can miss the state backend, and Pulumi reports a lock it
+   * failed to delete as an error message only, after an update that succeeded.
    */
   readonly unfinished: boolean;
   /** Aborted when the fence's connection fails: the run must stop, for another may now start. */
@@ -147,15 +150,15 @@ export async function takeFence(connectionString: string, stack: string, run: { 
       if (!(await isDead(client, worker))) throw new FenceBusyError(`the last run of stack ${stack} (worker ${worker}) is still stopping`);
     }
     const open = await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = 'interrupted', error = 'the worker died during the run' WHERE stack = $1 AND ended_at IS NULL`, [stack]);
-    const { rows: last } = await client.query<{ result: string }>(`SELECT result FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`, [stack]);
+    const { rows: last } = await client.query<{ result: string; fence_lost: boolean }>(`SELECT result, fence_lost FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`, [stack]);
     const { rows: mine } = await client.query<{ id: string }>(`INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker]);
     const id = mine[0].id;
     return {
-      unfinished: (open.rowCount ?? 0) > 0 || last[0]?.result === "cancelled",
+      unfinished: (open.rowCount ?? 0) > 0 || last[0]?.result === "cancelled" || last[0]?.fence_lost === true,
       lost: lost.signal,
       async end(record) {
-        const text = `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = $2, error = $3, changes = $4, drift = $5 WHERE id = $1`;
-        const values = [id, record.result, record.error ?? null, record.changes === undefined ? null : JSON.stringify(record.changes), record.drift === undefined ? null : JSON.stringify(record.drift)];
+        const text = `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = $2, error = $3, changes = $4, drift = $5, fence_lost = $6 WHERE id = $1`;
+        const values = [id, record.result, record.error ?? null, record.changes === undefined ? null : JSON.stringify(record.changes), record.drift === undefined ? null : JSON.stringify(record.drift), lost.signal.aborted];
         try {
           if (!lost.signal.aborted) return void (await client.query(text, values));
         } catch {

@@ -121,7 +121,8 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
       log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
     };
     const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase };
-    const result = await convergeFenced(tenant, run, { started }).catch((err) => {
+    const lost = (why: string) => log(`${tenant.id}: ${why}: cancelling its update`);
+    const result = await convergeFenced(tenant, run, { started, lost }).catch((err) => {
       if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);
       throw err;
     });

@@ -129,6 +129,18 @@ async function statusRows(): Promise<{ tenant: string; state: string; attempts: 
   }
 }
 
+/** Whether a worker's log shows a run started and not yet ended (by its result line; a busy fence starts no run). */
+function insideUpdate(w: Proc): boolean {
+  const open = new Map<string, number>();
+  for (const line of w.out.split("\n")) {
+    const started = /^(\S+): (converge|destroy|drift) \(attempt/.exec(line);
+    const ended = /^(\S+): .*( in \d+\.\ds|; retrying later)$/.exec(line);
+    if (started) open.set(started[1], (open.get(started[1]) ?? 0) + 1);
+    else if (ended) open.set(ended[1], Math.max(0, (open.get(ended[1]) ?? 0) - 1));
+  }
+  return [...open.values()].some((n) => n > 0);
+}
+
 const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 240_000) => {
   const end = Date.now() + ms;
   while (!(await ok())) {
@@ -137,7 +149,7 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 24
   }
 };
 
-test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a second submit while jobs run, PostgreSQL restarted, a burst of 503s, a tenant that fails for good; every stack updated by one worker at a time, and a re-run writes nothing`, async () => {
+test(`${TENANTS} tenants, 3 worker processes: PostgreSQL restarted, one killed mid-run, a second submit while jobs run, a burst of 503s, a tenant that fails for good; every stack updated by one worker at a time, and a re-run writes nothing`, async () => {
   const { token: t, account } = freshMessagingAccount(env);
   token = t;
   const ids = Array.from({ length: TENANTS }, (_, i) => `f${String(i + 1).padStart(2, "0")}`);
@@ -153,23 +165,27 @@ test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a second submi
   const submitted = await finished(fleet(["submit", tenantsFile("all", ids.map((id) => ({ id })))]));
   expect(submitted.out).toMatch(/submitted 30 converge jobs/);
   expect(submitted.code).toBe(0);
+  // f03's pin waits at the emulator's gate: PostgreSQL is restarted while its update is surely in
+  // the middle (early, when no tenant with a 503 burst runs).
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-f03/pin$", hold: true });
   const doomed = worker("w1");
   const survivors = [worker("w2"), worker("w3")];
 
+  // PostgreSQL restarted: every connection drops, and the runs whose fence it cut are stopped.
+  await env.emu.emulator.controls.heldRequests(1);
+  pg.restart();
+  await until("f03's worker to hear its fence is lost", () => [doomed, ...survivors].some((w) => /f03: the connection to the fleet database was lost, so another worker may take the stack: cancelling its update/.test(w.out)), 60_000);
+  env.emu.emulator.controls.openGate();
+
   // Killed in the middle of updates: SIGKILL to the worker and its Pulumi processes, no chance to clean up.
   await until("the first updates", () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 4);
-  await until("the doomed worker to be inside an update", () => /: converge \(attempt/.test(doomed.out));
+  await until("the doomed worker to be inside an update", () => insideUpdate(doomed));
   process.kill(-doomed.process.pid!, "SIGKILL");
   const killedAt = new Date();
 
   // A second submit while jobs run: f30's newer desired state replaces its queued job (or follows its running one).
   const again = await finished(fleet(["submit", tenantsFile("again", good.map((id) => ({ id, rate: id === "f30" ? 20 : 10 })))]));
   expect(again.code).toBe(0);
-
-  // PostgreSQL restarted while the surviving workers are inside updates: every connection drops.
-  const running = () => survivors.some((w) => (w.out.match(/: converge \(attempt/g) ?? []).length > (w.out.match(/ in \d+\.\ds$/gm) ?? []).length);
-  await until("an update under way on a surviving worker", running);
-  pg.restart();
 
   await until("every job done", async () => {
     const rows = await status(pg.url);
@@ -203,7 +219,7 @@ test(`${TENANTS} tenants, 3 worker processes: one killed mid-run, a second submi
   expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
   // The restart stopped the runs whose fence it cut (their jobs went back to the queue and
   // converged, above), and the surviving workers took their locks again.
-  expect(runs.filter((r) => r.result === "cancelled").length).toBeGreaterThanOrEqual(1);
+  expect(runs.filter((r) => r.stack === "tenants/f03").map((r) => r.result)).toEqual(expect.arrayContaining(["cancelled", expect.stringMatching(/^(created|updated|unchanged)$/)]));
   for (const w of survivors) expect(w.out).toMatch(/reconnected to the database/);
   const byStack = new Map<string, typeof runs>();
   for (const r of runs) byStack.set(r.stack, [...(byStack.get(r.stack) ?? []), r]);
@@ -323,8 +339,12 @@ test("PostgreSQL restarted while workers run updates: the workers reconnect, the
   env.emu.emulator.controls.latencyMs = 300;
   await finished(fleet(["submit", tenantsFile("restart", ids.map((id) => ({ id })))]));
   const ws = [worker("p-a"), worker("p-b")];
-  await until("updates under way", () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 2);
+  // Restarted while p1's update is surely in the middle: its pin waits at the emulator's gate.
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-p1/pin$", hold: true });
+  await env.emu.emulator.controls.heldRequests(1);
   pg.restart();
+  await until("p1's worker to hear its fence is lost", () => ws.some((w) => /p1: the connection to the fleet database was lost, so another worker may take the stack: cancelling its update/.test(w.out)), 60_000);
+  env.emu.emulator.controls.openGate();
   await until("every job done", async () => {
     const rows = (await status(pg.url)).filter((r) => ids.includes(r.tenant));
     return rows.length === ids.length && rows.every((r) => r.state !== "queued" && r.state !== "running");
@@ -344,7 +364,7 @@ test("PostgreSQL restarted while workers run updates: the workers reconnect, the
   expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
   expect(runs.filter((r) => r.result === "interrupted")).toEqual([]);
   // The restart did cut runs in the middle: each was stopped, and its job converged later.
-  expect(runs.filter((r) => r.result === "cancelled" && /connection to the fleet database was lost/.test(r.error ?? "")).length).toBeGreaterThanOrEqual(1);
+  expect(runs.filter((r) => r.stack === "tenants/p1" && r.result === "cancelled" && /connection to the fleet database was lost/.test(r.error ?? "")).length).toBe(1);
   for (const id of ids) {
     const list = runs.filter((r) => r.stack === `tenants/${id}`);
     for (let i = 1; i < list.length; i++) expect(list[i].started_at.getTime()).toBeGreaterThanOrEqual(list[i - 1].ended_at!.getTime());
@@ -391,6 +411,44 @@ test("a run that throws before its engine starts (a work folder that cannot be m
   expect(again.unfinished).toBe(false);
   await again.end({ result: "unchanged" });
 });
+
+test("a run that succeeded after its fence's connection dropped leaves its next run to break the Pulumi lock it may have failed to delete; a lock after a clean run is someone else's and stays", async () => {
+  const { token: t } = freshMessagingAccount(env);
+  const tenant = { id: "l1", plan: "free" as const, searchRegion: "eu-west-1" as const, messagingRegion: "eu-central-1" as const, flowControlKey: "key-l1", pin: { parallelism: 2, rate: 10, period: 60 } };
+  const run = { database: pg.url, worker: "pool-test", workRoot: path.join(work, "lock-test"), mgmt: { ...env.mgmt, messagingToken: t }, retries: 0, action: "converge" as const, signal: new AbortController().signal, passphrase: PASSPHRASE };
+  // The lock Pulumi writes for the stack, as it is while an update runs (its pin held at the gate).
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-l1/pin$", hold: true });
+  const first = convergeFenced(tenant, run);
+  await env.emu.emulator.controls.heldRequests(1);
+  const locks = await sql<{ key: string; data: unknown }>("SELECT key, data FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'");
+  env.emu.emulator.controls.openGate();
+  expect(locks).toHaveLength(1);
+  expect((await first).status).toBe("created");
+
+  // A run whose fence's connection drops at its very end, while the database restarts: its update
+  // succeeded, and Pulumi's delete of its lock missed the database (an error message, exit 0).
+  const cut = await takeFence(pg.url, "tenants/l1", { action: "converge", worker: "pool-test" });
+  await sql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('pulumi-mgmt-fleet:stack:tenants/l1', 0)");
+  await until("the fence to be lost", () => cut.lost.aborted, 10_000);
+  await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
+  await cut.end({ result: "unchanged" });
+
+  // The next run breaks that lock instead of failing for good as "locked".
+  const next = await convergeFenced(tenant, run);
+  expect([next.status, next.error]).toEqual(["unchanged", undefined]);
+  expect(await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'")).toEqual([{ n: 0 }]);
+  expect((await sql<{ result: string; fence_lost: boolean }>("SELECT result, fence_lost FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/l1' ORDER BY id")).map((r) => [r.result, r.fence_lost])).toEqual([
+    ["created", false],
+    ["unchanged", true],
+    ["unchanged", false],
+  ]);
+
+  // After a clean run, a lock is someone's outside the fleet (a person's `pulumi up`): never broken.
+  await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
+  const outside = await convergeFenced(tenant, run);
+  expect([outside.status, outside.error]).toEqual(["failed", expect.stringMatching(/^another update of this stack is in progress outside the fleet .*`pulumi cancel`/)]);
+  expect(await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'")).toEqual([{ n: 1 }]);
+}, 3 * 60_000);
 
 test("after a cancelled run the next run of the stack breaks the lock a cancel can leave behind; after a clean one it does not", async () => {
   const cancelled = await takeFence(pg.url, "tenants/c1", { action: "converge", worker: "pool-test" });
