@@ -25,6 +25,8 @@ export interface RunOptions {
   signal: AbortSignal;
   /** The passphrase of the stacks' secrets; default PULUMI_CONFIG_PASSPHRASE(_FILE). */
   passphrase?: string;
+  /** The run holds the stack's fleet fence (fencedRun.ts): a lock it finds is someone's outside the fleet. */
+  fenced?: boolean;
 }
 
 /** A resource a drift check found changed outside the stack, and which of its fields. */
@@ -64,13 +66,21 @@ export function isTransient(message: string): boolean {
 
 export const isLocked = (message: string) => /currently locked|another update is currently in progress|conflict: another update/i.test(message);
 
-/** Why a run found its stack locked, when nothing but Pulumi's lock guards the stack (a file:// driver). */
-export const LOCKED = "another update of this stack is in progress (Pulumi's lock): wait for it to finish; after a crash of this driver, run it again with --recover";
+/**
+ * Why a run found its stack locked. Under the fleet's fence (fencedRun.ts) no run of the fleet
+ * holds Pulumi's lock by then (a dead or stopped run's is broken first), so whoever holds it works
+ * on the stack from outside the fleet; without the fence (a file:// driver) it may be this
+ * driver's own crashed run.
+ */
+const lockedReason = (fenced: boolean) =>
+  fenced
+    ? "another update of this stack is in progress outside the fleet (Pulumi's lock, while no fleet run holds the stack): wait for it to finish, or run `pulumi cancel` on the stack if its process is gone"
+    : "another update of this stack is in progress (Pulumi's lock): wait for it to finish; after a crash of this driver, run it again with --recover";
 
 /** The engine's own `error:` lines, not its whole output. */
-export function reason(err: unknown): string {
+export function reason(err: unknown, fenced = false): string {
   const text = err instanceof Error ? err.message : String(err);
-  if (isLocked(text)) return LOCKED;
+  if (isLocked(text)) return lockedReason(fenced);
   const lines = [...text.matchAll(/^\s*error: (.+)$/gm)].map((m) => m[1].trim()).filter((l) => l !== "update failed" && !/^preview failed/.test(l));
   return (lines.length > 0 ? [...new Set(lines)].join("; ") : text.split("\n")[0]).slice(0, 400);
 }
@@ -161,9 +171,9 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
       const message = err instanceof Error ? err.message : String(err);
       if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
       const transient = isTransient(message);
-      if (!transient || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: reason(err), transient });
+      if (!transient || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: reason(err, o.fenced), transient });
       const wait = 2000 * attempt;
-      progress(`attempt ${attempt} failed for a transient reason (${reason(err)}); retrying in ${wait / 1000}s`);
+      progress(`attempt ${attempt} failed for a transient reason (${reason(err, o.fenced)}); retrying in ${wait / 1000}s`);
       await sleep(wait, o.signal);
     }
   }

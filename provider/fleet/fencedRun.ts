@@ -5,11 +5,11 @@
  * its pending creates are imported first, with no --recover by hand: under the fence, no other
  * run of the fleet can hold that lock.
  */
-import { converge, LOCKED, type RunOptions, type TenantResult } from "./converge";
+import { converge, type RunOptions, type TenantResult } from "./converge";
 import { takeFence } from "./fence";
 import { tenantStack, type Tenant } from "./tenant";
 
-export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recover"> {
+export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recover" | "fenced"> {
   /** The fleet's PostgreSQL: the fence, the run records and (postgres://) the stacks' state. */
   database: string;
   /** Whose run this is: a worker pool's or a driver's id, whose liveness lock this process holds. */
@@ -28,13 +28,13 @@ export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recov
 export async function convergeFenced(t: Tenant, o: FencedRunOptions, hooks: { progress?: (line: string) => void; started?: (unfinished: boolean) => void; lost?: (why: string) => void } = {}): Promise<TenantResult> {
   const { database, worker, jobId, attempt, recover, signal, ...run } = o;
   const fence = await takeFence(database, tenantStack(t.id), { action: o.action, worker, jobId, attempt });
-  let result;
+  let result: TenantResult;
   let over = false; // once the run is over, letting the fence go is no loss
   fence.lost.addEventListener("abort", () => void (over || hooks.lost?.((fence.lost.reason as Error).message)), { once: true });
   try {
     hooks.started?.(fence.unfinished);
     // Losing the fence's connection stops the run: another process may take the stack now.
-    result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
+    result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, fenced: true, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
   } catch (err) {
     over = true;
     // Never a held fence without a run (a work folder that cannot be made, say): recorded, let go.
@@ -42,9 +42,6 @@ export async function convergeFenced(t: Tenant, o: FencedRunOptions, hooks: { pr
     throw err;
   }
   over = true;
-  // Under the fence no run of the fleet holds Pulumi's lock by then (a dead or stopped run's is broken first):
-  // whoever holds it works on the stack from outside the fleet.
-  if (result.error === LOCKED) result = { ...result, error: "another update of this stack is in progress outside the fleet (Pulumi's lock, while no fleet run holds the stack): wait for it to finish, or run `pulumi cancel` on the stack if its process is gone" };
   await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift });
   return result;
 }
