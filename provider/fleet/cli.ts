@@ -119,10 +119,18 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Errors of reaching or logging in to the fleet's PostgreSQL (node's socket codes, PostgreSQL's
+ * SQLSTATEs for a refused login or a missing database): the user's fix is the URL. Their messages
+ * name the host and user, never the password.
+ */
+const DATABASE_UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "28P01", "28000", "3D000"]);
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (err: Error) => {
-    console.error(`mgmt-fleet: ${err.message}`);
+  (err: Error & { code?: string }) => {
+    const unreachable = err.code !== undefined && DATABASE_UNREACHABLE.has(err.code);
+    console.error(`mgmt-fleet: ${unreachable ? `the fleet database: ${err.message}; check --database or MGMT_FLEET_DATABASE_URL` : err.message}`);
     process.exit(err instanceof UsageError ? 2 : 1);
   },
 );

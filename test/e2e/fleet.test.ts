@@ -461,3 +461,19 @@ test("after a cancelled run the next run of the stack breaks the lock a cancel c
   expect(clean.unfinished).toBe(false);
   await clean.end({ result: "unchanged" });
 });
+
+test("a fleet database that cannot be reached or has no such database: one line that names the fix, and never the URL's password", async () => {
+  const port = new URL(pg.url).port;
+  const run = (database: string) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, "status", "--database", database], { cwd: PACKAGE_ROOT, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (out += d));
+      child.on("close", (code) => resolve({ code, out }));
+    });
+  const refused = await run("postgres://bob:S3cretPw@127.0.0.1:1/pulumi");
+  expect(refused).toEqual({ code: 1, out: "mgmt-fleet: the fleet database: connect ECONNREFUSED 127.0.0.1:1; check --database or MGMT_FLEET_DATABASE_URL\n" });
+  const missing = await run(`postgres://postgres:S3cretPw@127.0.0.1:${port}/no_such_db`);
+  expect(missing).toEqual({ code: 1, out: `mgmt-fleet: the fleet database: database "no_such_db" does not exist; check --database or MGMT_FLEET_DATABASE_URL\n` });
+});
