@@ -91,6 +91,11 @@ export class Controls {
     for (const release of this.gate.held.splice(0)) release();
   }
 
+  /** Holds later `hold` requests at the gate again (after `openGate`). */
+  closeGate(): void {
+    this.gate.open = false;
+  }
+
   addFault(rule: FaultRule): void {
     this.faults.push({ ...rule, left: rule.times });
   }

@@ -8,6 +8,8 @@
 #                                     prints its postgres:// URL on the last line of stdout
 #   scripts/postgres.sh stop DIR      stops the cluster and removes DIR
 #   scripts/postgres.sh restart DIR   restarts the server (same port and data): every connection drops
+#   scripts/postgres.sh halt DIR      stops the server at once (pg_ctl -m immediate), keeping its data
+#   scripts/postgres.sh resume DIR    starts a halted server again (same port and data)
 #   scripts/postgres.sh sql DIR QUERY runs one query, unaligned output (tests)
 #
 # Progress and errors go to stderr. A failure says why (no root to install, no apt, ...).
@@ -100,6 +102,24 @@ restart() {
     || die "the server did not restart: $(tail -n 5 "$dir/server.log")"
 }
 
+halt() {
+  local dir=${1:-}
+  [ -n "$dir" ] && [ -f "$dir/data/postmaster.pid" ] || die "usage: scripts/postgres.sh halt DIR (a running cluster)"
+  bin=$(pg_bin) || die "PostgreSQL is not installed"
+  as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >&2 || die "pg_ctl stop failed"
+}
+
+resume() {
+  local dir=${1:-}
+  [ -n "$dir" ] && [ -f "$dir/data/postmaster.opts" ] && [ ! -f "$dir/data/postmaster.pid" ] || die "usage: scripts/postgres.sh resume DIR (a halted cluster)"
+  bin=$(pg_bin) || die "PostgreSQL is not installed"
+  # postmaster.opts holds the command line it last ran with (port, socket folder, settings).
+  local opts
+  opts=$(sed -e 's/^[^ ]* //' -e 's/"//g' -e 's/-D [^ ]*//' "$dir/data/postmaster.opts")
+  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" start >&2 \
+    || die "the server did not start: $(tail -n 5 "$dir/server.log")"
+}
+
 sql() {
   local dir=${1:-} query=${2:-}
   [ -n "$dir" ] && [ -n "$query" ] || die "usage: scripts/postgres.sh sql DIR QUERY"
@@ -111,6 +131,8 @@ case "${1:-}" in
   start) start "${2:-}" ;;
   stop) stop "${2:-}" ;;
   restart) restart "${2:-}" ;;
+  halt) halt "${2:-}" ;;
+  resume) resume "${2:-}" ;;
   sql) sql "${2:-}" "${3:-}" ;;
-  *) die "usage: scripts/postgres.sh start [DIR] | stop DIR | restart DIR | sql DIR QUERY" ;;
+  *) die "usage: scripts/postgres.sh start [DIR] | stop DIR | restart DIR | halt DIR | resume DIR | sql DIR QUERY" ;;
 esac

@@ -18,6 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { serviceFromEnv } from "./serviceEnv";
 import { settled, startWorker, status, submit, type TenantStatus } from "./queue";
+import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
 
 class UsageError extends Error {}
@@ -96,23 +97,28 @@ async function main(argv: string[]): Promise<number> {
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
       const mgmt = serviceFromEnv();
       const db = database(values.database);
-      const worker = await startWorker({ database: db, concurrency, workRoot: values["work-dir"]!, mgmt });
+      // The first signal stops taking jobs and cancels the running updates gracefully, waiting
+      // for as long as the database needs to record them; a second one (or the service manager's
+      // stop timeout) ends this worker's Pulumi processes and the worker at once.
+      const stop = shutdown({ log: (line) => console.log(`mgmt-fleet: ${line}`) });
+      const worker = await startWorker({ database: db, concurrency, workRoot: values["work-dir"]!, mgmt, abandon: stop.abandon });
       setMaxListeners(concurrency * 4 + 10);
       // process.on, not once: execa (under the Automation API) re-raises a signal that finds no
       // listener but its own, which would kill this process in the middle of the shutdown.
-      let stopping = false;
       for (const sig of ["SIGINT", "SIGTERM"] as const) {
         process.on(sig, () => {
-          if (stopping) return;
-          stopping = true;
-          console.log(`mgmt-fleet: ${sig}: finishing or cancelling the running updates`);
-          void worker.stop();
+          const first = !stop.cancel.aborted;
+          stop.request(sig);
+          if (first) void worker.stop();
         });
       }
+      // Its runs' processes are dead by then; what it leaves (open runs, locked jobs) other workers
+      // recover as a dead worker's. Waiting for graphile-worker's own end would need the database.
+      stop.abandon.addEventListener("abort", () => setTimeout(() => process.exit(1), 200));
       console.log(`mgmt-fleet worker: ${concurrency} at a time, work in ${values["work-dir"]}`);
       await worker.done;
       console.log("mgmt-fleet worker: stopped");
-      return 0;
+      return stop.abandon.aborted ? 1 : 0; // stopped for good: runs left for others to recover
     }
     default:
       throw new UsageError(`the command: must be one of submit, worker, status, drift, destroy, got ${command === undefined ? "nothing" : `"${command}"`}`);

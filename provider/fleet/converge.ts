@@ -27,6 +27,8 @@ export interface RunOptions {
   passphrase?: string;
   /** The run holds the stack's fleet fence (fencedRun.ts): a lock it finds is someone's outside the fleet. */
   fenced?: boolean;
+  /** More environment for the Pulumi CLI and what it starts (a fenced run's marker, leftovers.ts). */
+  envVars?: Record<string, string>;
 }
 
 /** A resource a drift check found changed outside the stack, and which of its fields. */
@@ -145,8 +147,10 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
   };
 
   for (let attempt = 1; ; attempt++) {
+    // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
+    if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
     try {
-      const tenant = await mgmtStack({ workDir, projectName: TENANT_PROJECT, stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}) });
+      const tenant = await mgmtStack({ workDir, projectName: TENANT_PROJECT, stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}), ...(o.envVars ? { envVars: o.envVars } : {}) });
       const { stack } = tenant;
       if (o.recover && attempt === 1) {
         await stack.cancel();

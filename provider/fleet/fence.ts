@@ -80,6 +80,8 @@ export interface RunRecord {
 
 /** A held fence: the run it guards is recorded under it, and `lost` fires if its connection drops. */
 export interface Fence {
+  /** This run's id in the run records. */
+  readonly runId: string;
   /**
    * Whether the last run of this stack did not finish cleanly, so that Pulumi's lock and pending
    * operations of it may be left: its worker died (its row was still open), it was cancelled, or
@@ -88,10 +90,16 @@ export interface Fence {
    * failed to delete as an error message only, after an update that succeeded.
    */
   readonly unfinished: boolean;
+  /** The ids of those unfinished runs: their Pulumi processes may still be running (leftovers.ts). */
+  readonly leftBehind: string[];
   /** Aborted when the fence's connection fails: the run must stop, for another may now start. */
   readonly lost: AbortSignal;
-  /** Records the end of this run, and releases the fence. */
-  end(record: RunRecord): Promise<void>;
+  /**
+   * Records the end of this run, and releases the fence. When the database cannot be reached, it
+   * tries again until `abandon` fires (never, without it): a run left open reads, once this
+   * process is gone, as a dead run, which the next run of the stack recovers.
+   */
+  end(record: RunRecord, abandon?: AbortSignal): Promise<void>;
 }
 
 /** The advisory lock a live worker holds on its process's own connection (liveness.ts). */
@@ -116,10 +124,21 @@ export async function isDead(client: Client, worker: string): Promise<boolean> {
   return lockFree(client, worker);
 }
 
-/** Whether nobody holds a worker's lock (tried, and let go at once). */
+/**
+ * Whether nobody holds a worker's lock, read from pg_locks rather than by taking it: runs of one
+ * process check the same dead worker side by side (every stack it left open), and a probe that
+ * takes the lock, however briefly, reads to its neighbour as a live worker.
+ */
 async function lockFree(client: Client, worker: string): Promise<boolean> {
-  const { rows } = await client.query<{ free: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS free", [workerLockName(worker)]);
-  if (rows[0].free) await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [workerLockName(worker)]);
+  const { rows } = await client.query<{ free: boolean }>(
+    `SELECT NOT EXISTS (
+       SELECT 1 FROM pg_locks, (SELECT hashtextextended($1, 0) AS k) AS key
+       WHERE locktype = 'advisory' AND granted AND objsubid = 1
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND classid::bigint = ((k >> 32) & 4294967295) AND objid::bigint = (k & 4294967295)
+     ) AS free`,
+    [workerLockName(worker)],
+  );
   return rows[0].free;
 }
 
@@ -149,14 +168,18 @@ export async function takeFence(connectionString: string, stack: string, run: { 
     for (const { worker } of openRuns) {
       if (!(await isDead(client, worker))) throw new FenceBusyError(`the last run of stack ${stack} (worker ${worker}) is still stopping`);
     }
-    const open = await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = 'interrupted', error = 'the worker died during the run' WHERE stack = $1 AND ended_at IS NULL`, [stack]);
-    const { rows: last } = await client.query<{ result: string; fence_lost: boolean }>(`SELECT result, fence_lost FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`, [stack]);
+    const open = await client.query<{ id: string }>(`UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = 'interrupted', error = 'the worker died during the run' WHERE stack = $1 AND ended_at IS NULL RETURNING id`, [stack]);
+    const { rows: last } = await client.query<{ id: string; result: string; fence_lost: boolean }>(`SELECT id, result, fence_lost FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`, [stack]);
+    const leftBehind = open.rows.map((r) => r.id);
+    if (last[0] && (last[0].result === "cancelled" || last[0].fence_lost) && !leftBehind.includes(last[0].id)) leftBehind.push(last[0].id);
     const { rows: mine } = await client.query<{ id: string }>(`INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker]);
     const id = mine[0].id;
     return {
-      unfinished: (open.rowCount ?? 0) > 0 || last[0]?.result === "cancelled" || last[0]?.fence_lost === true,
+      runId: id,
+      unfinished: leftBehind.length > 0,
+      leftBehind,
       lost: lost.signal,
-      async end(record) {
+      async end(record, abandon) {
         const text = `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = $2, error = $3, changes = $4, drift = $5, fence_lost = $6 WHERE id = $1`;
         const values = [id, record.result, record.error ?? null, record.changes === undefined ? null : JSON.stringify(record.changes), record.drift === undefined ? null : JSON.stringify(record.drift), lost.signal.aborted];
         try {
@@ -176,7 +199,7 @@ export async function takeFence(connectionString: string, stack: string, run: { 
           } finally {
             await other.end().catch(() => undefined);
           }
-        });
+        }, abandon);
       },
     };
   } catch (err) {
@@ -185,13 +208,23 @@ export async function takeFence(connectionString: string, stack: string, run: { 
   }
 }
 
-/** Attempts 1 s, 2 s, ... up to 10 s apart, for as long as it takes: the database restarting or away. */
-async function untilDone(op: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+/** Attempts 1 s, 2 s, ... up to 10 s apart, until done or `abandon` fires: the database restarting or away. */
+async function untilDone(op: () => Promise<void>, abandon?: AbortSignal): Promise<void> {
+  for (let attempt = 1; !abandon?.aborted; attempt++) {
     try {
       return await op();
     } catch {
-      await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 10_000)));
+      await abortableSleep(Math.min(1000 * attempt, 10_000), abandon);
     }
   }
+}
+
+/** A wait that ends early when `signal` fires, and keeps no process alive. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => (clearTimeout(timer), signal?.removeEventListener("abort", done), resolve());
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

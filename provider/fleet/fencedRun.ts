@@ -1,15 +1,17 @@
 /**
  * One tenant's run under its stack's fence (fence.ts): what every fleet job runs, and the
  * single-machine driver on a postgres:// backend (driver.ts). When the last run of the stack did
- * not finish cleanly (its process died, or it was cancelled), its stale Pulumi lock is broken and
- * its pending creates are imported first, with no --recover by hand: under the fence, no other
- * run of the fleet can hold that lock.
+ * not finish cleanly (its process died, or it was cancelled), whatever that run left running on
+ * this machine is given a bounded time to finish and then ended (leftovers.ts), and its stale
+ * Pulumi lock is broken and its pending creates imported, with no --recover by hand: under the
+ * fence, no other run of the fleet can hold that lock.
  */
 import { converge, type RunOptions, type TenantResult } from "./converge";
 import { takeFence } from "./fence";
+import { endLeftovers, runEnv } from "./leftovers";
 import { tenantStack, type Tenant } from "./tenant";
 
-export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recover" | "fenced"> {
+export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recover" | "fenced" | "envVars"> {
   /** The fleet's PostgreSQL: the fence, the run records and (postgres://) the stacks' state. */
   database: string;
   /** Whose run this is: a worker pool's or a driver's id, whose liveness lock this process holds. */
@@ -18,30 +20,42 @@ export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recov
   attempt?: number;
   /** Break the stack's lock and import its pending creates even when no run is known to have died (the driver's --recover). */
   recover?: boolean;
+  /** How long the Pulumi CLIs a dead run left on this machine get to finish before they are ended. Default 60 s. */
+  takeoverWaitMs?: number;
+  /** This process is ending for good: stop waiting for the database to record the run's end. */
+  abandon?: AbortSignal;
 }
 
 /**
  * Takes the fence (FenceBusyError at once when a live run holds it), converges, records the
  * result under the fence and lets it go. `started` hears whether the last run was unfinished,
- * `lost` why the run is being stopped when its fence's connection drops.
+ * `lost` why the run is being stopped when its fence's connection drops, `notice` what a takeover
+ * waits for.
  */
-export async function convergeFenced(t: Tenant, o: FencedRunOptions, hooks: { progress?: (line: string) => void; started?: (unfinished: boolean) => void; lost?: (why: string) => void } = {}): Promise<TenantResult> {
-  const { database, worker, jobId, attempt, recover, signal, ...run } = o;
+export async function convergeFenced(
+  t: Tenant,
+  o: FencedRunOptions,
+  hooks: { progress?: (line: string) => void; started?: (unfinished: boolean) => void; lost?: (why: string) => void; notice?: (line: string) => void } = {},
+): Promise<TenantResult> {
+  const { database, worker, jobId, attempt, recover, signal, takeoverWaitMs, abandon, ...run } = o;
   const fence = await takeFence(database, tenantStack(t.id), { action: o.action, worker, jobId, attempt });
   let result: TenantResult;
   let over = false; // once the run is over, letting the fence go is no loss
   fence.lost.addEventListener("abort", () => void (over || hooks.lost?.((fence.lost.reason as Error).message)), { once: true });
   try {
     hooks.started?.(fence.unfinished);
+    const stop = AbortSignal.any([fence.lost, signal]);
+    // A dead run's CLI may still be writing this stack: nothing of it may run beside this one.
+    await endLeftovers(database, fence.leftBehind, { waitMs: takeoverWaitMs ?? 60_000, notice: hooks.notice ?? hooks.progress ?? (() => undefined), signal: stop });
     // Losing the fence's connection stops the run: another process may take the stack now.
-    result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, fenced: true, signal: AbortSignal.any([fence.lost, signal]) }, hooks.progress);
+    result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, fenced: true, signal: stop, envVars: runEnv(database, fence.runId) }, hooks.progress);
   } catch (err) {
     over = true;
     // Never a held fence without a run (a work folder that cannot be made, say): recorded, let go.
-    await fence.end({ result: "failed", error: (err as Error).message });
+    await fence.end({ result: "failed", error: (err as Error).message }, abandon);
     throw err;
   }
   over = true;
-  await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift });
+  await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift }, abandon);
   return result;
 }

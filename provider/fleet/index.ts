@@ -7,6 +7,7 @@ export { checkTenants, readTenants, tenantProgram, tenantStack, TENANT_PROJECT, 
 export { converge, isLocked, isTransient, reason, type Action, type Drift, type RunOptions, type TenantResult } from "./converge";
 export { FenceBusyError, takeFence, type Fence } from "./fence";
 export { convergeFenced, type FencedRunOptions } from "./fencedRun";
-export { startFencedDriver, type FencedDriver } from "./driver";
+export { startFencedDriver, type FencedDriver, type FencedDriverOptions } from "./driver";
+export { shutdown, type Shutdown } from "./shutdown";
 export { settled, startWorker, status, submit, type FleetWorker, type SubmitOptions, type TenantStatus, type WorkerOptions } from "./queue";
 export { serviceFromEnv } from "./serviceEnv";

@@ -5,11 +5,19 @@
  * connection closes.
  */
 import type { Client } from "pg";
-import { fleetClient, workerLockName } from "./fence";
+import { abortableSleep, fleetClient, workerLockName } from "./fence";
+
+export interface LivenessOptions {
+  /** What the operator calls this database in the lines about an outage. Default "the fleet database". */
+  name?: string;
+  /** How often an outage is reported again while it lasts. Default 30 s. */
+  reportEveryMs?: number;
+}
 
 /**
  * If the connection fails while the process lives (a database restart), one reconnect loop opens
  * it again and takes every lock again; other workers give it time for that (`isDead`'s grace).
+ * An outage is said at once, again every `reportEveryMs` while it lasts, and when it ends.
  */
 export class Liveness {
   private client?: Client;
@@ -17,11 +25,18 @@ export class Liveness {
   private readonly taking = new Map<string, Promise<void>>();
   private reconnecting?: Promise<void>;
   private stopped = false;
+  /** When the connection was lost, while it is (Date.now()). */
+  downSince?: number;
+  private readonly where: string;
 
   constructor(
     private readonly database: string,
     private readonly log: (line: string) => void,
-  ) {}
+    private readonly options: LivenessOptions = {},
+  ) {
+    const u = new URL(database);
+    this.where = `${options.name ?? "the fleet database"} at ${u.hostname}:${u.port || 5432}`;
+  }
 
   has(id: string): boolean {
     return this.ids.has(id);
@@ -68,17 +83,27 @@ export class Liveness {
   /** One loop at a time, however many ways the connection reports its end. */
   private reconnect(): void {
     if (this.stopped || this.reconnecting) return;
+    this.downSince ??= Date.now();
+    this.log(`${this.where} is unreachable (the connection was lost): retrying`);
     this.reconnecting = (async () => {
+      let reported = Date.now();
       for (let attempt = 1; !this.stopped; attempt++) {
         try {
           await this.connect();
-          this.log("reconnected to the database");
+          if (!this.stopped) this.log(`reconnected to ${this.where} after ${seconds(Date.now() - this.downSince!)}`);
           return;
-        } catch {
-          await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 5000)));
+        } catch (err) {
+          if (Date.now() - reported >= (this.options.reportEveryMs ?? 30_000)) {
+            reported = Date.now();
+            this.log(`${this.where} is still unreachable after ${seconds(Date.now() - this.downSince!)} (${(err as Error).message}): retrying`);
+          }
+          await abortableSleep(Math.min(1000 * attempt, 5000), this.stopSignal.signal);
         }
       }
-    })().finally(() => (this.reconnecting = undefined));
+    })().finally(() => {
+      this.reconnecting = undefined;
+      if (this.client) this.downSince = undefined;
+    });
   }
 
   private async lock(id: string): Promise<void> {
@@ -99,8 +124,11 @@ export class Liveness {
     await this.reconnecting;
   }
 
+  private readonly stopSignal = new AbortController();
+
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopSignal.abort();
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -108,3 +136,6 @@ export class Liveness {
 }
 
 const LOCK = "SELECT pg_advisory_lock(hashtextextended($1, 0))";
+
+/** 7s, 2m05s. */
+export const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, "0")}s`);

@@ -79,6 +79,8 @@ export interface WorkerOptions {
   /** How long a job must have been locked before its worker can be judged dead. Default 10 s. */
   reapAfterMs?: number;
   log?: (line: string) => void;
+  /** This process is ending for good (a second SIGTERM): runs stop waiting to record their end (shutdown.ts). */
+  abandon?: AbortSignal;
 }
 
 export interface FleetWorker {
@@ -120,7 +122,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
       if (unfinished) log(`${tenant.id}: the last run did not finish (its worker died, or it was cancelled): breaking its stale lock and importing its pending creates`);
       log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
     };
-    const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase };
+    const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase, abandon: o.abandon };
     const lost = (why: string) => log(`${tenant.id}: ${why}: cancelling its update`);
     const result = await convergeFenced(tenant, run, { started, lost }).catch((err) => {
       if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);

@@ -10,6 +10,7 @@ import path from "node:path";
 import { PACKAGE_ROOT } from "../../provider/automation";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
 import { startPostgres, type TestPostgres } from "../support/postgres";
+import { fleetRunProcesses } from "../support/processes";
 
 const EXAMPLE = path.join(PACKAGE_ROOT, "examples/tenants");
 // Enough that a run stopped after 5 creates (concurrency 5) leaves tenants undone; every tenant
@@ -185,6 +186,125 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   expect([...ids, "k1"].filter((id) => account.keys[`key-${id}`].pinned !== undefined)).toEqual([]);
   expect(await stacksInBackend()).toEqual([]);
 }, 20 * 60_000);
+
+/** Resolves when `cond` holds; fails naming `what` after `ms`. */
+async function until(what: string, cond: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > end) throw new Error(`waited ${ms / 1000}s for ${what}`);
+  }
+}
+
+/** Awaits a run's end, failing after `ms` with what it printed: a driver that hangs is the bug. */
+async function endsWithin(run: Run, ms: number): Promise<Run> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the driver did not end within ${ms / 1000}s:\n${run.out}`)), ms)));
+  try {
+    return await Promise.race([finished(run), late]);
+  } finally {
+    clearTimeout(timer);
+    if (run.code === null) process.kill(-run.process.pid!, "SIGKILL");
+  }
+}
+
+/** Resolves once `n` requests are held at the emulator's gate; fails with the driver's output if they never are. */
+async function held(n: number, run: Run, ms = 120_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${n} requests were never held at the gate within ${ms / 1000}s; the driver printed:\n${run.out}`)), ms)));
+  try {
+    await Promise.race([env.emu.emulator.controls.heldRequests(n), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Every index of these tenants on the service is in exactly one of their stacks' state, and each stack holds one. */
+async function oneIndexPerTenant(tenants: string[]): Promise<void> {
+  const onService = env.emu.emulator.data.indexes.filter((i) => tenants.some((t) => i.record.name.startsWith(`${t}-search-`))).map((i) => i.record.id).sort();
+  const inState = await pg.indexIdsInState();
+  expect(tenants.map((t) => [t, inState[t]?.length])).toEqual(tenants.map((t) => [t, 1]));
+  expect(tenants.flatMap((t) => inState[t]).sort()).toEqual(onService);
+}
+
+test("the state database stopped mid-run: the driver says so at once, gives up after --db-wait with a line per tenant; SIGTERM with the database away ends it in seconds; once it is back, a rerun converges with one index per tenant", async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  const dbIds = ["d1", "d2", "d3"];
+  for (const id of dbIds) account.keys[`key-${id}`] = { waitListSize: 0, paused: false, rateResets: 0 };
+  const file = tenantsFile("db", dbIds.map((id) => ({ id })));
+  const stacks = path.join(work, "db-stacks");
+
+  // 1. Three creates in flight, then PostgreSQL stops (immediate): the driver says within
+  //    seconds what it waits for, and after --db-wait it stops for good, one line per tenant.
+  env.emu.emulator.controls.closeGate();
+  env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true, times: 3 });
+  const waiting = driver(["--tenants", file, "--concurrency", "3", "--db-wait", "8"], stacks);
+  await held(3, waiting);
+  pg.halt();
+  const halted = Date.now();
+  await until("the driver to say the database is away, and how long it waits", () => /tenants: the state database at 127\.0\.0\.1:\d+ is unreachable[^]*waiting up to 8s for it \(--db-wait\), then stopping/.test(waiting.out), 10_000);
+  env.emu.emulator.controls.openGate(); // the creates commit on the service; no state can record them
+  env.emu.emulator.controls.clearFaults();
+  await endsWithin(waiting, 60_000);
+  expect(Date.now() - halted).toBeLessThan(40_000);
+  expect(waiting.code).toBe(1);
+  expect(waiting.out).toMatch(/the state database was unreachable for \d+s \(--db-wait\): stopping now/);
+  for (const id of dbIds) expect(waiting.out).toMatch(new RegExp(`^${id}: cancelled: `, "m"));
+  expect(waiting.out).toMatch(/0 of 3 tenants converged, 3 failed/);
+
+  // 2. The database back, a run held inside its updates (a new rate for each key), the database
+  //    gone again, then SIGTERM: the graceful cancel cannot finish without the state, so within
+  //    seconds the driver ends its Pulumi processes and exits.
+  pg.resume();
+  const rate20 = tenantsFile("db-rate", dbIds.map((id) => ({ id, rate: 20 })));
+  env.emu.emulator.controls.closeGate();
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-d[123]/pin$", hold: true, times: 3 });
+  const stopped = driver(["--tenants", rate20, "--concurrency", "3", "--db-wait", "600"], stacks);
+  await held(3, stopped);
+  pg.halt();
+  await until("the driver to say the database is away", () => /is unreachable/.test(stopped.out), 10_000);
+  stopped.process.kill("SIGTERM");
+  const signalled = Date.now();
+  await endsWithin(stopped, 60_000);
+  expect(Date.now() - signalled).toBeLessThan(25_000);
+  expect(stopped.code).toBe(1);
+  expect(stopped.out).toMatch(/SIGTERM: cancelling the running updates/);
+  expect(stopped.out).toMatch(/did not stop within 10s: stopping now \(ended \d+ Pulumi process/);
+  expect(fleetRunProcesses(pg.url)).toEqual([]); // nothing of those runs can send a request any more
+
+  // 3. Back again: a plain rerun recovers the stacks both runs left (their creates imported, not
+  //    made twice) and converges.
+  pg.resume();
+  env.emu.emulator.controls.openGate();
+  env.emu.emulator.controls.clearFaults();
+  const rerun = await endsWithin(driver(["--tenants", rate20, "--concurrency", "3"], stacks), 5 * 60_000);
+  expect([rerun.code, rerun.out]).toEqual([0, expect.stringMatching(/3 of 3 tenants converged/)]);
+  await oneIndexPerTenant(dbIds);
+  expect(dbIds.map((id) => account.keys[`key-${id}`].pinned?.rate)).toEqual([20, 20, 20]);
+}, 10 * 60_000);
+
+test("the driver's node process SIGKILLed alone while creates are in flight, then --recover at once: its Pulumi processes get a bounded wait, then every tenant converges, one index each", async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  const kIds = ["x1", "x2", "x3"];
+  for (const id of kIds) account.keys[`key-${id}`] = { waitListSize: 0, paused: false, rateResets: 0 };
+  const file = tenantsFile("kill", kIds.map((id) => ({ id })));
+  const stacks = path.join(work, "kill-stacks");
+  // Each create commits and is answered 25 s later: the dead driver's CLIs are still waiting for
+  // their answers when the next run takes over (its check that the driver is dead takes 12 s).
+  env.emu.addFault({ method: "POST", path: "^/v2/search$", delayAfterMs: 25_000, times: 3 });
+  const victim = driver(["--tenants", file, "--concurrency", "3"], stacks);
+  await until("three creates to commit", () => kIds.every((id) => indexNames().includes(`${id}-search`)) || victim.code !== null, 120_000);
+  process.kill(victim.process.pid!, "SIGKILL"); // the node process alone, as `kill -9 <pid>` or the OOM killer
+  await finished(victim);
+  const recovered = await endsWithin(driver(["--tenants", file, "--concurrency", "3", "--recover", "--takeover-wait", "60"], stacks), 5 * 60_000);
+  env.emu.emulator.controls.clearFaults();
+  expect([recovered.code, recovered.out]).toEqual([0, expect.stringMatching(/3 of 3 tenants converged/)]);
+  // The dead driver's CLIs die at their next line of output (a broken pipe), their plugins never
+  // (the CLI starts them in process groups of their own): the takeover ended those, saying so.
+  expect(recovered.out).toMatch(/x\d: (the last run's Pulumi CLI is still running \(pid \d+\): waiting up to 60s|ended \d+ process(es)? the last run left running)/);
+  await oneIndexPerTenant(kIds);
+  expect(fleetRunProcesses(pg.url)).toEqual([]);
+}, 10 * 60_000);
 
 test("a tenant whose run fails for a transient reason is retried; one that fails for good is not, and the driver exits 1", async () => {
   const { token: t, account } = freshMessagingAccount(env);
