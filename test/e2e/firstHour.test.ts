@@ -33,6 +33,16 @@ test("no mgmt:baseUrl: one line that says what to run, no stack trace", async ()
   expect(message).not.toMatch(/unhandled exception/);
 });
 
+test("a setting that a function call and every resource need, missing: said once, plainly, not once per resource or wrapped", async () => {
+  const s = await scenario("quickstart", { baseUrl: undefined });
+  const message = await failure(s.stack.preview());
+  // The engine's summary of the run: each diagnostic once (the progress lines repeat them).
+  const diagnostics = message.split("Diagnostics:")[1].split("Resources:")[0];
+  expect(diagnostics.match(/mgmt:baseUrl is not set/g)).toHaveLength(1);
+  expect(diagnostics).toMatch(/^\s+error: mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL$/m);
+  expect(message).not.toMatch(/has a problem/);
+});
+
 test.each([
   ["a negative timeout", { timeoutMs: -5 }, /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number of at least 0, got "-5"/],
   ["a retry count that is not a number", { maxRetries: "lots" }, /mgmt:maxRetries \(or MGMT_MAX_RETRIES\) must be a whole number of at least 0, got "lots"/],
