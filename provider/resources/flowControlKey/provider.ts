@@ -258,7 +258,8 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   },
 
   async update(_id, olds: KeyOutputs, news: KeyInputs) {
-    const inputs = KeyInputs.parse(news);
+    // `before` stays in the inputs for stable diffs (before.ts); the outputs never carry it.
+    const { before: _, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
     const guard = (err: unknown): never => {
       keyNotFound(err, client, olds, inputs.token);

@@ -223,7 +223,8 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
   },
 
   async update(_id, olds: QueueOutputs, news: QueueInputs) {
-    const inputs = QueueInputs.parse(news);
+    // `before` stays in the inputs for stable diffs (before.ts); the outputs never carry it.
+    const { before: _, ...inputs } = QueueInputs.parse(news);
     const client = apiClient();
     const guard = (err: unknown): never => {
       queueNotFound(err, client, olds, inputs.token);
