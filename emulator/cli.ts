@@ -8,9 +8,11 @@
  * goes to stderr. `eval "$(mgmt-emulator --env &)"` would wait for the server to exit, so:
  *   mgmt-emulator --port 0 --env > emulator.env &
  *   until [ -s emulator.env ] || ! kill -0 $! 2>/dev/null; do sleep 0.2; done; . ./emulator.env
- * and stop it with `kill %1`: under npx, $! is npx, which does not pass the signal on.
+ * and stop it with `kill "$(cat FILE)"` given --pid-file FILE: under npx, $! is npx, which does not
+ * pass the signal on, and `kill %1` works only in an interactive shell.
  * A --port in use fails at once (exit 1) rather than leave the user talking to another process.
  */
+import { rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SEARCH_REGIONS, type SearchRegion } from "../provider/api/schemas";
 import { SETTINGS_KEYS, type SettingName } from "../provider/config";
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
       key: { type: "string", multiple: true },
       queue: { type: "string", multiple: true },
       env: { type: "boolean" },
+      "pid-file": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -57,7 +60,11 @@ async function main(): Promise<void> {
     console.log(`usage: mgmt-emulator [options]
   --port N                  port on the host (default 4010; 0 picks a free one)
   --host H                  address to listen on (default 127.0.0.1)
-  --data FILE               keep state in FILE (atomic writes) and load it on start
+  --data FILE               keep state in FILE (atomic writes) and load it on start: a restart
+                            keeps users, passwords and tokens, and with --port 0 the port too
+                            (when it is free)
+  --pid-file FILE           write this process's id to FILE (removed on exit): stop it with
+                            kill "$(cat FILE)", from a script as from a terminal
   --place REQUESTED=DEPLOYED  deploy search indexes requested in one region to another
   --password PW             password of the seeded users (default: random, printed below)
   --key KEY[=WAITLIST]      a flow control key in every seeded messaging account (repeatable)
@@ -68,11 +75,11 @@ async function main(): Promise<void> {
                               ${names(0, 3)}
                               ${names(3)}
                             In the background (eval "$(mgmt-emulator --env &)" would hang):
-                              mgmt-emulator --port 0 --env > emulator.env &
+                              mgmt-emulator --port 0 --pid-file emulator.pid --env > emulator.env &
                               until [ -s emulator.env ] || ! kill -0 $! 2>/dev/null; do sleep 0.2; done
                               . ./emulator.env
                               ...
-                              kill %1   # with npx in front, %1 (the job), not $!`);
+                              kill "$(cat emulator.pid)"   # with npx in front, $! is npx, not the emulator`);
     return;
   }
   const port = Number(values.port);
@@ -111,7 +118,14 @@ async function main(): Promise<void> {
     log(`  user ${u.username}  password ${u.password}`);
     for (const a of u.accounts) log(`    messaging account ${a.id} ${a.region} ${a.type} token ${a.token}`);
   }
-  const stop = () => void emu.close().then(() => process.exit(0));
+  // The emulator's own pid: under npx, $! is npx, and %1 works only in an interactive shell.
+  const pidFile = values["pid-file"];
+  if (pidFile) writeFileSync(pidFile, `${process.pid}\n`);
+  const stop = () =>
+    void emu.close().then(() => {
+      if (pidFile) rmSync(pidFile, { force: true });
+      process.exit(0);
+    });
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }

@@ -12,7 +12,10 @@ export { Emulator, type SeedUser } from "./server";
 export type { FaultRuleInput, LoggedRequest } from "./controls";
 
 export interface StartOptions {
-  /** 0 (default) picks a free port. */
+  /**
+   * 0 (default) picks a free port; with `dataFile`, the port the data was last served on if it is
+   * free, so that a restart keeps every address a client (a stack's config) was given.
+   */
   port?: number;
   host?: string;
   /** Persist state to this JSON file (atomic writes) and load it on start. */
@@ -41,10 +44,12 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   const data = options.dataFile ? loadData(options.dataFile) : undefined;
   const emulator = new Emulator({ data, dataFile: options.dataFile, placement: options.placement });
   const host = options.host ?? "127.0.0.1";
-  await emulator.app.listen({ port: options.port ?? 0, host });
-  emulator.persist();
+  const last = options.port ? undefined : data?.port;
+  await (last ? emulator.app.listen({ port: last, host }).catch(() => emulator.app.listen({ port: 0, host })) : emulator.app.listen({ port: options.port ?? 0, host }));
   const address = emulator.app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
+  if (options.dataFile) emulator.data.port = port;
+  emulator.persist();
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return {
     url,

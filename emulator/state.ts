@@ -80,6 +80,8 @@ export interface Data {
   indexes: Index[];
   accounts: Account[];
   databases: Database[];
+  /** The port the emulator last listened on: started again on this data with port 0, it takes it back if free. */
+  port?: number;
 }
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(18).toString("base64url")}`;

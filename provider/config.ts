@@ -100,13 +100,23 @@ export function resolveSettings(config: ConfigSource = () => undefined, env: Nod
   throw new ConfigError(`${keys.config} (or ${keys.env}) ${issue.message}, got "${raw[issue.path[0] as SettingName]}"`, keys.config);
 }
 
+/**
+ * One error object per missing-setting message. Pulumi's Node.js runtime reports an error object
+ * once per run, so a program whose resources and function calls all miss the same setting is told
+ * once, not once per caller.
+ */
+const missingSettingErrors = new Map<string, ConfigError>();
+
 /** The value of a setting an operation cannot do without, or an error that names where to set it. */
 export function requireSetting<K extends StringSetting>(settings: Settings, name: K, purpose: string): string {
   const value = settings[name];
   if (value === undefined) {
     const keys = SETTINGS_KEYS[name];
     const how = "secret" in keys ? `pulumi config set --secret ${keys.config} ...` : `pulumi config set ${keys.config} ...`;
-    throw new ConfigError(`${keys.config} is not set (needed to ${purpose}): run \`${how}\` or set ${keys.env}`, keys.config);
+    const message = `${keys.config} is not set (needed to ${purpose}): run \`${how}\` or set ${keys.env}`;
+    let err = missingSettingErrors.get(message);
+    if (!err) missingSettingErrors.set(message, (err = new ConfigError(message, keys.config)));
+    throw err;
   }
   return value;
 }

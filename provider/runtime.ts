@@ -6,11 +6,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { MgmtClient } from "./api/client";
 import { resolveSettings, SETTINGS_KEYS } from "./config";
+import { dropUserErrorEchoes } from "./hostEcho";
 
 let config: Record<string, string> = {};
 let client: MgmtClient | undefined;
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  dropUserErrorEchoes();
   config = {};
   for (const { config: key } of Object.values(SETTINGS_KEYS)) {
     const value = req.config.get(key);

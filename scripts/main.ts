@@ -5,6 +5,8 @@
  *
  *   npm start                 up, a table of what exists, then a preview that shows no change
  *   npm start -- --destroy    tear the stack down
+ *   npm start -- --destroy --remove-stack
+ *                             and remove the stack itself (its history and config) from the backend
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +15,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { closeAllPools } from "../provider/api/client";
 import { PACKAGE_ROOT, engineReason, mgmtStack, type MgmtConfig } from "../provider/automation";
 import { resolveSettings } from "../provider/config";
+import { destroyOutput } from "./destroyOutput";
 
 // Overridable so tests can run the main job without touching a developer's own stack.
 const STATE_DIR = path.resolve(process.env.PULUMI_MGMT_STATE_DIR ?? path.join(PACKAGE_ROOT, ".pulumi-state"));
@@ -81,6 +84,8 @@ function summary(outputs: OutputMap): string {
 
 async function main(): Promise<void> {
   const destroy = process.argv.includes("--destroy");
+  const removeStack = process.argv.includes("--remove-stack");
+  if (removeStack && !destroy) throw new Error("--remove-stack goes with --destroy: npm start -- --destroy --remove-stack");
   mkdirSync(STATE_DIR, { recursive: true });
   const { mgmt, emu, description } = await target();
   say(`pulumi-mgmt main job: using ${description}`);
@@ -101,8 +106,15 @@ async function main(): Promise<void> {
     if (destroy) {
       // runProgram: the provider must use this run's address and credentials, not the ones
       // recorded in state by the last up (the emulator listens on a new port each run).
-      const result = await mine.destroy({ onOutput, runProgram: true });
+      const shown = destroyOutput(onOutput);
+      const result = await mine.destroy({ onOutput: shown.onOutput, runProgram: true }).finally(() => shown.end());
       say(`\ndestroy: ${result.summary.result}`);
+      if (removeStack) {
+        await stack.workspace.removeStack(STACK);
+        say(`stack "${STACK}" removed (its history and config too)`);
+      } else {
+        say(`the stack "${STACK}" is empty; its history and config remain: \`npm start -- --destroy --remove-stack\` removes it too`);
+      }
       return;
     }
     const up = await mine.up({ onOutput });

@@ -15,7 +15,9 @@ if node scripts/source-hash.js --is-built; then   # the check Jest's global setu
   echo "[setup] dist/ is up to date" >&2
 else
   build_hash=$(node scripts/source-hash.js)
-  echo "[setup] compiling TypeScript to dist/" >&2
+  # Say what the silence is for: the first compile takes half a minute or more on a small machine.
+  sources=$(find provider emulator scripts bench -name '*.ts' ! -name '*.d.ts' | wc -l | tr -d ' ')
+  echo "[setup] compiling the package's TypeScript to dist/ ($sources files of provider/, emulator/, scripts/, bench/; the first time takes up to a minute)" >&2
   rm -rf dist
   npx --no-install tsc -p tsconfig.build.json
   chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js dist/provider/fleet/cli.js 2>/dev/null || true
@@ -24,6 +26,7 @@ else
   # as a user's program does, and the dynamic provider loads its code by that name at run time. It
   # is installed from `npm pack`, not linked: only a package whose real path runs through
   # node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/providerRef.ts).
+  echo "[setup] packing pulumi-mgmt (npm pack) and installing it into node_modules/pulumi-mgmt" >&2
   packdir=$(mktemp -d)
   tarball=$(npm pack --silent --pack-destination "$packdir" 2>/dev/null | tail -n 1)
   rm -rf node_modules/pulumi-mgmt

@@ -3,20 +3,27 @@ import type { Api } from "./endpoints";
 import { ErrorBody } from "./schemas";
 import { UserError } from "../userError";
 
+/**
+ * A plain `refresh` or `destroy` configures providers with the settings recorded at the last
+ * `up`, so a fixed config still fails there: every error that a setting can cause says so, with
+ * the way out.
+ */
+const RECORDED_SETTINGS = (them: "it" | "them") =>
+  `if you changed ${them} since the last \`pulumi up\`, a plain \`pulumi refresh\` or \`pulumi destroy\` still uses the ${them === "it" ? "one" : "ones"} recorded then: ` +
+  `add \`--run-program\` to it (or run \`pulumi up\` first) to use the current config`;
+
 /** What a user should check for each status, by API. Never includes a credential's value. */
 function hint(api: Api, status: number | undefined, code: string | undefined): string | undefined {
   if (status === undefined) {
     const key = K[api === "management" ? "baseUrl" : api === "messaging" ? "messagingUrl" : "regionalMessagingUrl"].config;
-    return `the service did not answer (${code ?? "network error"}); check ${key} and that the service is reachable`;
+    return `${code ?? "network error"}; check ${key} and that the service is reachable; ${RECORDED_SETTINGS("it")}`;
   }
   if (status === 401) {
     const check =
       api === "management"
         ? `check ${K.username.config} and ${K.password.config} (or ${K.username.env} and ${K.password.env})`
         : `check the messaging token (${K.messagingToken.config}, ${K.messagingToken.env} or the token given to the resource) and that it belongs to an account in this region`;
-    // A plain `refresh` or `destroy` configures providers with the settings recorded at the last
-    // `up`, so a fixed config still fails there: say so, with the way out.
-    return `${check}; if you changed them since the last \`pulumi up\`, a plain \`pulumi refresh\` or \`pulumi destroy\` still uses the ones recorded then: run \`pulumi refresh --run-program\` (or \`pulumi up\`) to use the current config`;
+    return `${check}; ${RECORDED_SETTINGS("them")}`;
   }
   if (status === 429) return "the service is rate limiting; retries were exhausted, run again later";
   if (status >= 500) return "the service failed; retries were exhausted, run again later";

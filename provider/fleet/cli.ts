@@ -20,6 +20,7 @@ import { serviceFromEnv } from "./serviceEnv";
 import { settled, startWorker, status, submit, type TenantStatus } from "./queue";
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
+import { fleetUsage } from "./usage";
 
 class UsageError extends Error {}
 
@@ -47,6 +48,10 @@ function table(rows: TenantStatus[]): string {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "--help" || command === "-h" || command === "help") {
+    console.log(fleetUsage());
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -57,8 +62,13 @@ async function main(argv: string[]): Promise<number> {
       "max-attempts": { type: "string", default: "5" },
       wait: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
     },
   });
+  if (values.help) {
+    console.log(fleetUsage(command));
+    return 0;
+  }
   const maxAttempts = Number(values["max-attempts"]);
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 25) throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${values["max-attempts"]}"`);
 

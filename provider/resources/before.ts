@@ -29,7 +29,8 @@ export class Absent {
  * reads again and reports it.
  */
 export async function withBefore<B>(result: pulumi.dynamic.CheckResult, olds: Record<string, unknown> | undefined, read: () => Promise<B | Absent | undefined>): Promise<pulumi.dynamic.CheckResult> {
-  if (result.failures?.length || !isNewResource(olds)) return result;
+  if (result.failures?.length) return result;
+  if (!isNewResource(olds)) return { ...result, inputs: asRecorded(result.inputs ?? {}, olds!) };
   try {
     const before = await read();
     if (before instanceof Absent) return { inputs: result.inputs, failures: [{ property: before.property, reason: before.reason }] };
@@ -41,3 +42,22 @@ export async function withBefore<B>(result: pulumi.dynamic.CheckResult, olds: Re
 
 /** A resource imported by recovery: its inputs with `before`, and nothing a create wrote yet. */
 export const isRecovered = (props: { before?: unknown; managedBy?: string }) => props.before !== undefined && props.managedBy === undefined;
+
+/** Inputs the providers add for themselves; a user never declares them. */
+const INTERNAL_INPUTS = ["before", "resourceName"] as const;
+
+/**
+ * The inputs of a resource that exists, with the internal fields as the stack recorded them (absent
+ * where it recorded none). The engine shows a preview's `[diff: ...]` by comparing old and new
+ * inputs itself (the dynamic provider host passes no detailed diff), so a field that changed
+ * here, such as `before` (read only for a new resource) or a `resourceName` a refresh did not
+ * record, appeared in it although the user never declared it.
+ */
+export function asRecorded(inputs: Record<string, unknown>, olds: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...inputs };
+  for (const field of INTERNAL_INPUTS) {
+    if (field in olds) out[field] = olds[field];
+    else delete out[field];
+  }
+  return out;
+}

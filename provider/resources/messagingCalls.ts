@@ -27,7 +27,9 @@ export async function act<T>(what: string, action: string, inputs: { region: Mes
     return await call();
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const answer = err.status === undefined ? err.message : `${err.status}: ${err.serviceMessage ?? "no message"}`;
+    // No answer is not an answer: then the request's own message (what failed, what to check) is the detail.
+    if (err.status === undefined) throw err.about(`could not ${action} ${what} in ${inputs.region}`);
+    const answer = `${err.status}: ${err.serviceMessage ?? "no message"}`;
     const hint =
       err.status === 401
         ? " (is the token for an account in this region?)"

@@ -47,8 +47,8 @@ export class MessagingControls extends pulumi.ComponentResource {
 
   constructor(name: string, args: MessagingControlsArgs, opts?: pulumi.ComponentResourceOptions) {
     validateArgs(name, args);
-    // Before the component is registered: a malformed setting then leaves nothing half-declared.
-    checkProgramSettings();
+    // Before the component is registered: a malformed or missing setting then leaves nothing half-declared.
+    checkProgramSettings([...(args.flowControlKeys?.length ? ["flowControlKey" as const] : []), ...(args.queues?.length ? ["messagingQueue" as const] : [])], args.token);
     super("mgmt:index:MessagingControls", name, {}, opts);
     const target = { region: args.region, token: args.token };
     const child = { parent: this };

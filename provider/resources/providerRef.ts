@@ -20,18 +20,37 @@
 import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
+import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
+import { MgmtClient } from "../api/client";
+import type { Api } from "../api/endpoints";
 import { programSettings } from "./programClient";
 import { thinProvider } from "./thinProvider";
 
 /** The providers, by the name of their module under `internal/providers/` (permanent: see above). */
 export type ProviderName = "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue" | "messagingAccount" | "databaseBudget";
 
+/** The APIs each resource's calls go to: the settings it cannot do without follow (its provider's check asks the same). */
+export const PROVIDER_APIS: Record<ProviderName, readonly Api[]> = {
+  searchIndex: ["management"],
+  messagingBudget: ["management"],
+  messagingAccount: ["management"],
+  databaseBudget: ["management"],
+  flowControlKey: ["messaging", "regional"],
+  messagingQueue: ["regional"],
+};
+
 const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
 
-/** The provider object to hand to `pulumi.dynamic.Resource`; one per name, so Pulumi serializes it once. */
-export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider {
-  checkProgramSettings();
+/**
+ * The provider object to hand to `pulumi.dynamic.Resource`; one per name, so Pulumi serializes it
+ * once. A setting the resource's calls need that is missing fails here, in the program, as one
+ * plain line: left to each resource's `check`, every resource (and a function call beside them)
+ * reported it again, wrapped by the engine as "property mgmt:baseUrl value {<nil>} has a problem".
+ * `token`: the resource's own token input, if it has one (then no default token is needed).
+ */
+export function providerFor(name: ProviderName, token?: unknown): pulumi.dynamic.ResourceProvider {
+  checkProgramSettings([name], token);
   let provider = chosen.get(name);
   if (!provider) {
     provider = installedModule(name) ?? thinProvider(name);
@@ -40,20 +59,25 @@ export function providerFor(name: ProviderName): pulumi.dynamic.ResourceProvider
   return provider;
 }
 
+/** Which form `providerFor` serializes in this program (for tests and diagnostics). */
+export function providerForm(name: ProviderName): "module" | "closure" {
+  return installedModule(name) ? "module" : "closure";
+}
+
 /**
  * Malformed settings (an address that is not http(s), a negative timeout, a retry count that is
- * not a number) and unknown `mgmt:*` keys fail when a resource is declared, so at `preview` too, even where no resource
+ * not a number), unknown `mgmt:*` keys and settings the declared `resources`' calls need but
+ * nobody gave fail when a resource is declared, so at `preview` too, even where no resource
  * would call the service then. The provider reads the same config and environment. Checked at
  * every declaration, not once per process: an Automation API driver runs many stacks, each with
  * its own config, in one process (a few config lookups each).
  */
-export function checkProgramSettings(): void {
-  programSettings();
-}
-
-/** Which form `providerFor` serializes in this program (for tests and diagnostics). */
-export function providerForm(name: ProviderName): "module" | "closure" {
-  return installedModule(name) ? "module" : "closure";
+export function checkProgramSettings(resources: readonly ProviderName[] = [], token?: unknown): void {
+  const settings = programSettings();
+  // Under `pulumi.runtime.setMocks` (a user's unit tests) no provider runs, so nothing needs them.
+  if (pulumi.runtime.getMonitor() instanceof MockMonitor) return;
+  const apis = [...new Set(resources.flatMap((r) => PROVIDER_APIS[r]))];
+  new MgmtClient(settings).assertConfigured(apis, token === undefined || token === null ? undefined : "given");
 }
 
 function installedModule(name: ProviderName): pulumi.dynamic.ResourceProvider | undefined {

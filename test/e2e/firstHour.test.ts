@@ -3,6 +3,7 @@
  * trace, and bad configuration fails at `preview`, before anything is created, even for a
  * program whose resources would make no call then.
  */
+import { createServer, connect, type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { exported, failure, testEnv, type TestEnv } from "../support/harness";
@@ -31,6 +32,16 @@ test("no mgmt:baseUrl: one line that says what to run, no stack trace", async ()
   expect(message).toMatch(/mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL/);
   expect(message).not.toMatch(STACK_FRAME);
   expect(message).not.toMatch(/unhandled exception/);
+});
+
+test("a setting that a function call and every resource need, missing: said once, plainly, not once per resource or wrapped", async () => {
+  const s = await scenario("quickstart", { baseUrl: undefined });
+  const message = await failure(s.stack.preview());
+  // The engine's summary of the run: each diagnostic once (the progress lines repeat them).
+  const diagnostics = message.split("Diagnostics:")[1].split("Resources:")[0];
+  expect(diagnostics.match(/mgmt:baseUrl is not set/g)).toHaveLength(1);
+  expect(diagnostics).toMatch(/^\s+error: mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL$/m);
+  expect(message).not.toMatch(/has a problem/);
 });
 
 test.each([
@@ -109,14 +120,51 @@ test("a password changed since the last up: a plain refresh says it used the rec
 
   const message = await failure(s.refresh());
   expect(message).toMatch(/401/);
-  expect(message).toMatch(/a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: run `pulumi refresh --run-program` \(or `pulumi up`\)/);
+  expect(message).toMatch(/a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: add `--run-program` to it \(or run `pulumi up` first\)/);
   expect(message).not.toContain(oldPassword);
   expect(message).not.toContain(newPassword);
   expect(message).not.toMatch(STACK_FRAME);
 
   const fixed = await s.refresh({ runProgram: true });
   expect(fixed.summary.result).toBe("succeeded");
+
+  // The service's address changes: the last up went through an address that is gone now, and the
+  // config was fixed since. A plain destroy uses the recorded address: it says so, in one line.
+  const baseUrl = String(env.mgmt.baseUrl);
+  const moved = await forwarder(new URL(baseUrl).port);
+  await s.stack.setConfig("mgmt:baseUrl", { value: baseUrl.replace(/:\d+/, `:${moved.port}`) });
+  await s.stack.setConfig("mgmt:maxRetries", { value: "1" });
   await s.up();
-  await s.destroy();
+  await moved.close();
+  await s.stack.setConfig("mgmt:baseUrl", { value: baseUrl });
+  const gone = await failure(s.destroy());
+  expect(gone).toMatch(/failed: no answer \(ECONNREFUSED; check mgmt:baseUrl and that the service is reachable; if you changed it since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the one recorded then: add `--run-program` to it/);
+  expect(gone).not.toMatch(/answered[^\n]*no answer/);
+  // Pulumi's dynamic provider host echoes a failure as "Name: message: <stack>"; ours have no stack.
+  expect(gone).not.toMatch(/Error: .*: *$/m);
+  expect(gone).not.toMatch(STACK_FRAME);
+  await s.destroy({ runProgram: true });
   expect(env.emu.emulator.data.indexes).toEqual([]);
 });
+
+/** A TCP forwarder to the emulator on a port of its own: an address that can go away. */
+async function forwarder(port: string): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((inbound) => {
+    const outbound = connect(Number(port), "127.0.0.1");
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on("error", () => s.destroy());
+      s.on("close", () => sockets.delete(s));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -3,7 +3,7 @@
  * program through the language host (pulumi-language-nodejs) and TypeScript, not inline.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -44,9 +44,13 @@ test("npm start: up on the embedded emulator, a table, a clean preview; a rerun 
   expect(second.stdout).toMatch(/no changes: this run's up found all 8 resources as declared/);
   expect(second.stdout).not.toMatch(/Checking that a second preview/);
 
-  const destroyed = await npmStart(["--destroy"]);
+  const destroyed = await npmStart(["--destroy", "--remove-stack"]);
   expect(destroyed.stdout).toMatch(/destroy: succeeded/);
+  expect(destroyed.stdout).toContain(`stack "${stack}" removed`);
   expect(JSON.parse(readFileSync(path.join(stateDir, "emulator.json"), "utf8")).indexes).toEqual([]);
+  // Gone from the project's backend and its config file with it: a new `npm start` begins afresh.
+  expect(existsSync(path.join(PACKAGE_ROOT, `Pulumi.${stack}.yaml`))).toBe(false);
+  expect(readdirSync(stateDir, { recursive: true }).map(String).filter((f) => f.endsWith(`/${stack}.json`))).toEqual([]);
 });
 
 test("with MGMT_BASE_URL and credentials, the same command runs against that service and says so", async () => {
@@ -72,8 +76,13 @@ test("with MGMT_BASE_URL and credentials, the same command runs against that ser
     expect(out.stdout).toMatch(/^tenant-demo\s+false\s+7$/m);
     const client = clientFor({ baseUrl: service.baseUrl, username: alice.username, password: alice.password });
     expect((await client.searchIndexes.list()).map((i) => i.name).sort()).toEqual(["catalog", expect.stringMatching(/^scratch-/), "support-articles"]);
-    await npmStart(["--destroy"], serviceEnv);
+    const destroyed = await npmStart(["--destroy"], serviceEnv);
     expect(await client.searchIndexes.list()).toEqual([]);
+    // What it prints works from here: no `pulumi stack rm` (no CLI on PATH, another backend), and
+    // the deleted objects are not listed as outputs.
+    expect(destroyed.stdout).not.toMatch(/stack rm|^Outputs:/m);
+    expect(destroyed.stdout).not.toContain("support-articles");
+    expect(destroyed.stdout).toContain("`npm start -- --destroy --remove-stack` removes it too");
     await expect(npmStart([], { ...serviceEnv, MGMT_PASSWORD: "" })).rejects.toMatchObject({ stderr: expect.stringMatching(/MGMT_BASE_URL is set, so MGMT_PASSWORD must be set too/) });
   } finally {
     rmSync(path.join(PACKAGE_ROOT, `Pulumi.${stack}real.yaml`), { force: true });

@@ -3,7 +3,7 @@
  */
 import { MessagingBudget, getMessagingAccountOutput, getMessagingAccountsOutput } from "../../provider";
 import type { MessagingBudgetArgs } from "../../provider";
-import { apiCalls, backendContains, exported, testEnv, writes, type TestEnv } from "../support/harness";
+import { apiCalls, backendContains, exported, testEnv, writes, type TestEnv, diffFields } from "../support/harness";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:MessagingBudget";
 
@@ -55,7 +55,10 @@ test("up sets the budget; no-op runs make zero calls; a change is one PATCH; ref
   const refresh = await s.refresh();
   expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
   expect((await exported(s, TYPE))[0].outputs).toMatchObject({ budget: 1200, previousBudget: 300 });
-  expect((await s.stack.preview()).changeSummary).toEqual({ same: 1, update: 1 }); // back to 800 on up
+  const back = await s.stack.preview();
+  expect(back.changeSummary).toEqual({ same: 1, update: 1 }); // back to 800 on up
+  // Only the declared budget: not `resourceName` or `before`, which the refresh did not record.
+  expect(diffFields(back.stdout)).toEqual(["budget"]);
   await s.up();
   expect(await budgetOf(id)).toBe(800);
 

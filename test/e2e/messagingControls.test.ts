@@ -4,7 +4,7 @@
  */
 import { MessagingControls, getFlowControlOutput, getMessagingAccountOutput } from "../../provider";
 import type { MessagingControlsArgs } from "../../provider";
-import { apiCalls, backendContains, declaring, exported, testEnv, writes, type TestEnv, freshMessagingAccount } from "../support/harness";
+import { apiCalls, backendContains, declaring, exported, testEnv, writes, type TestEnv, freshMessagingAccount, diffFields } from "../support/harness";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -62,6 +62,8 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: true }, { key: "tenant-b", resetRateTrigger: "incident-1" }], queues: [{ name: "emails", resumeTrigger: 1 }] };
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toEqual({ same: 3, update: 2 });
+  // The diff names what the user declared, never a field the provider keeps for itself (`before`).
+  expect(diffFields(preview.stdout)).toEqual(["resetRateTrigger", "resumeTrigger"]);
   env.emu.resetLog();
   await s.up();
   expect(actions().map((r) => r.path)).toEqual(expect.arrayContaining(["/regional/eu-central-1/v2/flowControl/tenant-b/resetRate", "/regional/eu-central-1/v2/queues/emails/resume"]));

@@ -28,8 +28,13 @@ test("the template as the README says: written from a packed tarball by mgmt-tem
   // What a user who was handed the tarball does (README "Starting a new project from the template").
   const tarball = "pulumi-mgmt-0.1.0.tgz";
   cpSync(path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz"), path.join(dir, tarball));
-  await run("tar", ["-xzf", tarball, "package/dist", "package/examples", "package/package.json"], { cwd: dir });
-  await run("node", ["package/dist/provider/cli/template.js", "--package", tarball, "./mgmt-template"], { cwd: dir });
+  // The documented lines, as written: the code block's first three commands.
+  const docs = readFileSync(path.join(PACKAGE_ROOT, "docs/automation.md"), "utf8");
+  const [untar, writeTemplate, pulumiNew] = docs.split("### Starting a new project from the template")[1].split("```sh\n")[1].split("\n").filter((l) => l && !l.startsWith("#"));
+  expect([untar, writeTemplate].map((l) => l.split(" ")[0])).toEqual(["tar", "node"]);
+  expect(pulumiNew).toMatch(/^pulumi new .* --dir my-project$/);
+  await run("sh", ["-c", untar], { cwd: dir });
+  await run("sh", ["-c", writeTemplate], { cwd: dir });
   const template = path.join(dir, "mgmt-template");
   const manifest = JSON.parse(readFileSync(path.join(template, "package.json"), "utf8"));
   expect(manifest.dependencies["pulumi-mgmt"]).toBe(`file:${path.join(dir, tarball)}`);
@@ -48,7 +53,7 @@ test("the template as the README says: written from a packed tarball by mgmt-tem
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
   };
-  const project = path.join(dir, "my-search");
+  const project = path.join(dir, "my-project");
   // What a user types at the prompts. `pulumi new -c key=value` stores a value as plain text even
   // where the template says `secret: true` (3.248), so the secrets go through `config set --secret`,
   // as the README says; a user answering the prompts gets them encrypted by the template.
@@ -64,7 +69,9 @@ test("the template as the README says: written from a packed tarball by mgmt-tem
   for (const key of ["mgmt:password", "mgmt:messagingToken"]) expect(block(key)).toContain("secret: true");
   for (const key of Object.keys(answers)) expect(block(key)).not.toContain("secret: true");
   for (const key of Object.keys(answers)) expect(templateYaml).toContain(`${key}:`);
-  await run("pulumi", ["new", template, "--yes", "--non-interactive", "--name", "my-search", "--stack", "dev", "--dir", project, ...Object.entries(answers).flatMap(([k, v]) => ["-c", `${k}=${v}`])], { env: shellEnv, maxBuffer: 32 << 20 });
+  // The documented `pulumi new` line as written, in the folder the lines above ran in, with the prompts' answers appended.
+  const flags = ["--yes", "--non-interactive", "--name", "my-search", "--stack", "dev", ...Object.entries(answers).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
+  await run("sh", ["-c", `${pulumiNew} "$@"`, "sh", ...flags], { cwd: dir, env: shellEnv, maxBuffer: 32 << 20 });
   const pulumiIn = (...args: string[]) => run("pulumi", [...args, "--stack", "dev", "--non-interactive"], { cwd: project, env: shellEnv, maxBuffer: 32 << 20 });
   await pulumiIn("config", "set", "--secret", "mgmt:password", alice.password);
   await pulumiIn("config", "set", "--secret", "mgmt:messagingToken", token);

@@ -81,7 +81,7 @@ const CONFIG: [string, MgmtConfig, () => unknown, RegExp][] = [
   ["no username", { username: undefined }, anIndex, /mgmt:username is not set/],
   ["no base URL", { baseUrl: undefined }, anIndex, /mgmt:baseUrl is not set/],
   ["a wrong password", { password: "wrong-password" }, anIndex, /401: unauthorized: wrong or missing username and password \(check mgmt:username and mgmt:password/],
-  ["a base URL that refuses connections", { baseUrl: "http://127.0.0.1:9", maxRetries: 1 }, anIndex, /no answer \(the service did not answer \(ECONNREFUSED\); check mgmt:baseUrl/],
+  ["a base URL that refuses connections", { baseUrl: "http://127.0.0.1:9", maxRetries: 1 }, anIndex, /no answer \(ECONNREFUSED; check mgmt:baseUrl/],
   ["a base URL that is not http", { baseUrl: "ftp://127.0.0.1" }, anIndex, /mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address/],
   ["a timeout that is not a number", { timeoutMs: "soon" }, anIndex, /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number/],
   ["a regional URL without {region}", { regionalMessagingUrl: "http://127.0.0.1/regional" }, aPause, /must contain the placeholder \{region\}/],

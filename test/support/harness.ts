@@ -88,6 +88,13 @@ export function writes(emu: RunningEmulator): number {
   return emu.requests().filter((r) => r.method !== "GET").length;
 }
 
+/** The fields a preview's `[diff: ...]` annotations name (Pulumi writes +added, -removed, ~changed), sorted. */
+export function diffFields(stdout: string): string[] {
+  const fields = new Set<string>();
+  for (const [, diff] of stdout.matchAll(/\[diff: ([^\]]*)\]/g)) for (const [, field] of diff.matchAll(/[+~-]([^+~\s-]+)/g)) fields.add(field);
+  return [...fields].sort();
+}
+
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 export interface ExportedResource {

@@ -2,6 +2,8 @@ import { checkSettingKeys, ConfigError, requireSetting, resolveSettings } from "
 import { fillRoute } from "../../provider/api/endpoints";
 import { AmbiguousError, ApiError, apiError, NotFoundError, RateLimitedError, redactCredentials, RefusedError, serviceMessageOf, UnauthorizedError } from "../../provider/api/errors";
 import { UserError } from "../../provider/userError";
+import { isStacklessErrorEcho } from "../../provider/hostEcho";
+import { act } from "../../provider/resources/messagingCalls";
 
 describe("settings", () => {
   test("Pulumi config wins over the environment; defaults fill the rest", () => {
@@ -71,11 +73,16 @@ describe("paths and errors", () => {
     expect(new ApiError("GET", "/v2/search", "management", 401, "unauthorized").message).toBe(
       "GET /v2/search failed: 401: unauthorized (check mgmt:username and mgmt:password (or MGMT_USERNAME and MGMT_PASSWORD); " +
         "if you changed them since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: " +
-        "run `pulumi refresh --run-program` (or `pulumi up`) to use the current config)",
+        "add `--run-program` to it (or run `pulumi up` first) to use the current config)",
     );
     const lost = apiError("POST", "/v2/search", "management", undefined, undefined, "ECONNRESET");
     expect(lost.isAmbiguous).toBe(true);
-    expect(lost.message).toMatch(/no answer \(the service did not answer \(ECONNRESET\); check mgmt:baseUrl/);
+    // An address changed since the last up fails a plain destroy the way a password does: same way out.
+    expect(lost.message).toBe(
+      "POST /v2/search failed: no answer (ECONNRESET; check mgmt:baseUrl and that the service is reachable; " +
+        "if you changed it since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the one recorded then: " +
+        "add `--run-program` to it (or run `pulumi up` first) to use the current config)",
+    );
   });
 
   test("one error family: each failure is the ApiError subclass of its kind, and `about` names the object without changing the kind", () => {
@@ -100,5 +107,24 @@ describe("paths and errors", () => {
       expect(told.stack).toBe("");
     }
     expect(apiError("GET", "/v2/x", "management", 404).about("search index \"x\"").message).toBe("search index \"x\": GET /v2/x failed: 404");
+  });
+
+  test("a key or queue call that got no answer says so once, not 'the service answered ... no answer'", async () => {
+    const refused = () => Promise.reject(apiError("GET", "/v2/flowControl/tenant-7", "regional", undefined, undefined, "ECONNREFUSED"));
+    const err = await act('flow control key "tenant-7"', "read", { region: "eu-central-1" }, refused).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(AmbiguousError);
+    expect(err.message).toMatch(/^could not read flow control key "tenant-7" in eu-central-1: GET \/v2\/flowControl\/tenant-7 failed: no answer \(ECONNREFUSED; check mgmt:regionalMessagingUrl /);
+    expect(err.message).toContain("add `--run-program` to it (or run `pulumi up` first)");
+    expect(err.message).not.toMatch(/answered/);
+  });
+
+  test("the provider host's echo of an error without a stack is recognised; any other line is not", () => {
+    const told = apiError("GET", "/v2/x", "regional", undefined).about("could not read queue \"q\" in eu-central-1");
+    // What Pulumi's dynamic provider host prints before returning the error (cmd/dynamic-provider).
+    expect(isStacklessErrorEcho([`${told}: ${told.stack}`])).toBe(true);
+    const plain = new Error("a bug");
+    expect(isStacklessErrorEcho([`${plain}: ${plain.stack}`])).toBe(false);
+    expect(isStacklessErrorEcho(["Error: see: ", "more"])).toBe(false);
+    expect(isStacklessErrorEcho(["some log line"])).toBe(false);
   });
 });

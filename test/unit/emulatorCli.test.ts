@@ -4,7 +4,9 @@
  * fails at once with one line saying what to do.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { SETTINGS_KEYS } from "../../provider/config";
 
@@ -72,6 +74,33 @@ test("--env prints only shell exports that load in sh and bash and reach the run
   expect((await fetch(`${env.MGMT_MESSAGING_URL}/v2/globalParallelism`, { headers: { authorization: bearer } })).status).toBe(200);
   const regional = env.MGMT_REGIONAL_MESSAGING_URL.replace("{region}", "eu-central-1");
   expect((await fetch(`${regional}/v2/queues`, { headers: { authorization: bearer } })).status).toBe(200);
+});
+
+test("--pid-file: a script (no job control) stops it with kill \"$(cat FILE)\"; restarted on the same --data with --port 0 it keeps every exported value", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "mgmt-emulator-"));
+  const [pidFile, data] = [path.join(dir, "emulator.pid"), path.join(dir, "state.json")];
+  const args = ["--port", "0", "--data", data, "--pid-file", pidFile, "--env"];
+  const exportsOf = async (run: ReturnType<typeof start>) => {
+    await until("the exports", () => run.out.stdout.includes(`${SETTINGS_KEYS.messagingToken.env}=`) && existsSync(pidFile));
+    return run.out.stdout;
+  };
+  try {
+    const first = start(args);
+    const exported = await exportsOf(first);
+    expect(readFileSync(pidFile, "utf8").trim()).toBe(String(first.child.pid));
+    // What docs/emulator.md tells a script to run: sh -c has no job control, so no %1.
+    execFileSync("sh", ["-c", `kill "$(cat '${pidFile}')"`]);
+    await until("the emulator to stop", () => first.child.exitCode !== null);
+    expect(first.child.exitCode).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
+
+    const second = start(args);
+    expect(await exportsOf(second)).toBe(exported); // address (so port), user, password, token
+    execFileSync("sh", ["-c", `kill "$(cat '${pidFile}')"`]);
+    await until("the emulator to stop", () => second.child.exitCode !== null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("a port in use fails at once with one line and exit code 1", async () => {

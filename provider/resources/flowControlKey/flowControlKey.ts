@@ -36,7 +36,7 @@ export class FlowControlKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ActionTargetArgs & FlowControlKeySpec, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("flowControlKey"),
+      providerFor("flowControlKey", args.token),
       name,
       {
         waitListSize: undefined,

@@ -25,6 +25,7 @@ import { isRecovered, withBefore } from "../before";
 import { goneIfNotFound, latestToken } from "../identity";
 import { act, assertSameAccount, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
+import { PROVIDER_APIS } from "../providerRef";
 import { checkWithSettings, isUnknown } from "../validation";
 import { KeyInputs, keyId, type KeyBefore, type KeyOutputs, type KeyProvenance, type Pin, type PinPart } from "./schema";
 
@@ -197,7 +198,7 @@ const rethrow = (err: unknown): never => {
 
 export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, KeyOutputs> = {
   async check(olds, news) {
-    const result = checkWithSettings(KeyInputs, news, ["messaging", "regional"], news.token);
+    const result = checkWithSettings(KeyInputs, news, PROVIDER_APIS.flowControlKey, news.token);
     return withBefore(result, olds, async () => {
       const { key, token, pin } = result.inputs;
       if (isUnknown(key) || isUnknown(token) || isUnknown(pin)) return undefined;
@@ -257,7 +258,8 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   },
 
   async update(_id, olds: KeyOutputs, news: KeyInputs) {
-    const inputs = KeyInputs.parse(news);
+    // `before` stays in the inputs for stable diffs (before.ts); the outputs never carry it.
+    const { before: _, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
     const guard = (err: unknown): never => {
       keyNotFound(err, client, olds, inputs.token);

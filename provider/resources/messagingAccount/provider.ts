@@ -26,6 +26,7 @@ import { claim } from "../claims";
 import { confirmGone, goneIfNotFound, managementIdentity, recordRotation } from "../identity";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
+import { PROVIDER_APIS } from "../providerRef";
 import { checkWithSettings, readInputs } from "../validation";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 
@@ -64,7 +65,7 @@ function outputsOf(record: MessagingAccountRecord, kept: Pick<MessagingAccountOu
 
 export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, MessagingAccountOutputs> = {
   async check(olds, news) {
-    const result = checkWithSettings(Inputs, news, ["management"]);
+    const result = checkWithSettings(Inputs, news, PROVIDER_APIS.messagingAccount);
     const conflict = claim("MessagingAccount", "accountId", news.accountId, news.resourceName, `the plan, production pack and tokens of messaging account "${news.accountId}"`);
     if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
     return withBefore(result, olds, async () => {

@@ -30,7 +30,7 @@ export class MessagingQueue extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ActionTargetArgs & QueueSpec, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("messagingQueue"),
+      providerFor("messagingQueue", args.token),
       name,
       {
         lastResumeTrigger: undefined,

@@ -25,6 +25,7 @@ import { isRecovered, withBefore } from "../before";
 import { goneIfNotFound, latestToken } from "../identity";
 import { act, assertSameAccount, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
+import { PROVIDER_APIS } from "../providerRef";
 import { checkWithSettings, isUnknown } from "../validation";
 import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
 
@@ -146,7 +147,7 @@ const rethrow = (err: unknown): never => {
 
 export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs, QueueOutputs> = {
   async check(olds, news) {
-    const result = checkWithSettings(QueueInputs, news, ["regional"], news.token);
+    const result = checkWithSettings(QueueInputs, news, PROVIDER_APIS.messagingQueue, news.token);
     const failures = [...(result.failures ?? [])];
     if (news.resumeTrigger !== undefined && (news.paused !== undefined || news.parallelism !== undefined)) {
       failures.push({
@@ -222,7 +223,8 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
   },
 
   async update(_id, olds: QueueOutputs, news: QueueInputs) {
-    const inputs = QueueInputs.parse(news);
+    // `before` stays in the inputs for stable diffs (before.ts); the outputs never carry it.
+    const { before: _, ...inputs } = QueueInputs.parse(news);
     const client = apiClient();
     const guard = (err: unknown): never => {
       queueNotFound(err, client, olds, inputs.token);

@@ -21,6 +21,7 @@ import { confirmGone, goneIfNotFound, managementIdentity } from "../identity";
 import { applyToSharedList, sharedList } from "../sharedList";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
+import { PROVIDER_APIS } from "../providerRef";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
 
@@ -153,7 +154,7 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
       if (typeof olds?.autoName === "string" && !isUnknown(olds.autoName)) inputs.autoName = olds.autoName;
       inputs.name = inputs.autoName;
     }
-    const result = checkWithSettings(Inputs, inputs, ["management"]);
+    const result = checkWithSettings(Inputs, inputs, PROVIDER_APIS.searchIndex);
     if (inputs.name === undefined && inputs.adopt === undefined && !result.failures?.length) {
       return { inputs, failures: [{ property: "name", reason: "name: give a name, or adopt an existing index" }] };
     }
