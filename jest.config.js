@@ -10,6 +10,8 @@ module.exports = {
   testPathIgnorePatterns: ["/node_modules/"],
   // No MGMT_* or PULUMI_* variable of the developer's shell reaches a test.
   setupFiles: ["<rootDir>/test/support/isolate.ts"],
+  // npm run test:profile: each test's name reaches the Pulumi CLIs it starts.
+  setupFilesAfterEnv: ["<rootDir>/test/support/profileTest.ts"],
   // dist/ (what the dynamic provider runs) is rebuilt when a source is newer.
   globalSetup: "<rootDir>/test/support/globalSetup.ts",
 };

@@ -5,12 +5,22 @@
  * often as the retry table in provider/api/endpoints.ts allows.
  *
  * One stack per fault holds a search index, a budget, a paused flow control key with a reset
- * trigger and pinned limits, a queue with a resume trigger, a declared queue and a paused one. Each phase (create, update, refresh, destroy) puts
- * the fault once on every route that phase uses, then runs once.
+ * trigger and pinned limits, a queue with a resume trigger, a declared queue and a paused one.
+ * Each phase (create, update, refresh, destroy) puts the fault once on every route that phase
+ * uses, then runs once.
+ *
+ * The grid runs through the providers without the engine (test/support/providerRun.ts: the
+ * program under Pulumi's mocks, the providers' own check, create, diff, update, read and delete
+ * over HTTP, a fresh provider process per phase), where 40 engine runs would add nothing; the
+ * ambiguous fault (the connection dropped after the commit: a create reconciled by a lookup, a
+ * delete that finds its object gone) runs every phase through the real engine too, and so does
+ * one definite 4xx.
  */
 import { MessagingBudget, MessagingControls, SearchIndex, type SearchIndexArgs } from "../../provider";
+import type { MgmtConfig } from "../../provider/automation";
 import type { FaultRuleInput, LoggedRequest } from "../../emulator";
 import { exported, testEnv, type TestEnv, freshMessagingAccount } from "../support/harness";
+import { ProviderStack } from "../support/providerRun";
 
 const INDEX = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 // Per attempt; the timeout faults wait well past it.
@@ -101,23 +111,51 @@ function expectRetried(routes: Route[], fault: Fault, log: LoggedRequest[]): voi
   }
 }
 
-test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", async (faultName) => {
+/** A stack as the tests drive it: through the real engine, or through the providers alone. */
+interface Door {
+  up(): Promise<unknown>;
+  refresh(): Promise<unknown>;
+  destroy(): Promise<unknown>;
+  ids(type: string): Promise<(string | undefined)[]>;
+  outputs(type: string): Promise<Record<string, unknown>[]>;
+}
+type Opening = (name: string, mgmt: MgmtConfig, program: () => void) => Promise<Door>;
+
+const engine: Opening = async (name, mgmt, program) => {
+  const s = await env.stack({ stackName: name, mgmt, program: async () => program() });
+  return {
+    up: () => s.up(),
+    refresh: () => s.refresh(),
+    destroy: () => s.destroy(),
+    ids: async (type) => (await exported(s, type)).map((r) => r.id),
+    outputs: async (type) => (await exported(s, type)).map((r) => r.outputs as Record<string, unknown>),
+  };
+};
+
+const providers: Opening = async (_name, mgmt, program) => {
+  const s = new ProviderStack({ ...env.mgmt, ...mgmt });
+  return {
+    up: () => s.up(program),
+    refresh: () => s.refresh(),
+    destroy: () => s.destroy(),
+    ids: async (type) => s.ids(type),
+    outputs: async (type) => s.outputs(type),
+  };
+};
+
+async function everyOperation(faultName: string, open: Opening): Promise<void> {
   const fault = FAULTS[faultName];
   const { info, account } = seeded();
   let v = { name: "matrix", type: "free" as SearchIndexArgs["type"], budget: 30, paused: true, trigger: "one", pin: { parallelism: 2, rate: 10 } as { parallelism: number; rate?: number }, parallelism: 2, queuePaused: true };
-  const s = await env.stack({
-    stackName: faultName.replace(/[^a-z0-9]+/gi, "-"),
-    mgmt: { timeoutMs: TIMEOUT_MS },
-    program: async () => {
-      new SearchIndex("idx", { name: v.name, region: "eu-west-1", type: v.type });
-      new MessagingBudget("budget", { accountId: info.id, budget: v.budget });
-      new MessagingControls("ops", {
-        region: "eu-central-1",
-        token: info.token,
-        flowControlKeys: [{ key: "k", paused: v.paused, resetRateTrigger: v.trigger, pin: v.pin }],
-        queues: [{ name: "q", resumeTrigger: v.trigger }, { name: "dq", parallelism: v.parallelism }, { name: "pq", paused: v.queuePaused }],
-      });
-    },
+  const s = await open(faultName.replace(/[^a-z0-9]+/gi, "-"), { timeoutMs: TIMEOUT_MS }, () => {
+    new SearchIndex("idx", { name: v.name, region: "eu-west-1", type: v.type });
+    new MessagingBudget("budget", { accountId: info.id, budget: v.budget });
+    new MessagingControls("ops", {
+      region: "eu-central-1",
+      token: info.token,
+      flowControlKeys: [{ key: "k", paused: v.paused, resetRateTrigger: v.trigger, pin: v.pin }],
+      queues: [{ name: "q", resumeTrigger: v.trigger }, { name: "dq", parallelism: v.parallelism }, { name: "pq", paused: v.queuePaused }],
+    });
   });
   // A resend after a commit repeats a counted action once more (harmless by the retry table).
   const perAction = fault.committed ? 2 : 1;
@@ -133,7 +171,7 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   await run("create", () => s.up());
   let live = await env.client.searchIndexes.list();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix", "free"]]);
-  expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
+  expect(await s.ids(INDEX)).toEqual([live[0].id]);
   expect(account.record.budget).toBe(30);
   // A pin resets the rate counter too: one reset and one pin, each repeated once after a commit.
   expect(account.keys.k).toMatchObject({ waitListSize: 7, paused: true, rateResets: 2 * perAction, pins: perAction, pinned: { parallelism: 2, rate: 10, period: 1 } });
@@ -145,7 +183,7 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
   await run("update", () => s.up());
   live = await env.client.searchIndexes.list();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix-renamed", "payg"]]);
-  expect((await exported(s, INDEX))[0].outputs).toMatchObject({ name: "matrix-renamed", type: "payg" });
+  expect((await s.outputs(INDEX))[0]).toMatchObject({ name: "matrix-renamed", type: "payg" });
   expect(account.record.budget).toBe(60);
   expect(account.keys.k).toMatchObject({ waitListSize: 7, paused: false, rateResets: 4 * perAction, pins: 2 * perAction, pinned: { parallelism: 3 } });
   expect(account.queues.q.resumes).toBe(2 * perAction);
@@ -153,37 +191,39 @@ test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", 
 
   account.keys.k.waitListSize = 9;
   await run("refresh", () => s.refresh());
-  expect((await exported(s, "pulumi-nodejs:dynamic/mgmt:FlowControlKey"))[0].outputs!.waitListSize).toBe(9);
-  expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
+  expect((await s.outputs("pulumi-nodejs:dynamic/mgmt:FlowControlKey"))[0].waitListSize).toBe(9);
+  expect(await s.ids(INDEX)).toEqual([live[0].id]);
 
   await run("destroy", () => s.destroy());
   expect(await env.client.searchIndexes.list()).toEqual([]);
   expect(account.record.budget).toBe(0);
-  expect(await exported(s, INDEX)).toEqual([]);
+  expect(await s.ids(INDEX)).toEqual([]);
   expect(account.keys.k.pinned).toBeUndefined();
   expect(account.queues.dq).toBeUndefined();
   expect(account.queues.pq.paused).toBe(false);
-});
+}
+
+test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s (through the providers)", (faultName) => everyOperation(faultName, providers));
+
+test("every operation succeeds in one run under: connection dropped after commit (through the engine)", () => everyOperation("connection dropped after commit", engine));
 
 describe("a definite 4xx is not retried and fails fast, naming the object and the answer", () => {
   type Part = "index" | "budget" | "controls";
-  test.each([
+  const CASES: [string, Part, FaultRuleInput, string, RegExp][] = [
     ["rename answered 400", "index", { method: "POST", path: "/rename$", status: 400 }, R.rename.route, /search index "fast" \([^)]+\).*400: injected fault/],
     ["set-plan answered 403", "index", { method: "POST", path: "/setplan$", status: 403 }, R.setPlan.route, /search index "fast" \([^)]+\).*403: injected fault/],
     ["budget answered 400", "budget", { method: "PATCH", path: "/update-budget/", status: 400 }, R.budget.route, /budget of messaging account "[^"]+" could not be set to 50.*400: injected fault/],
     ["pause answered 400", "controls", { method: "POST", path: "/pause$", status: 400 }, R.pause.route, /could not pause flow control key "k" in eu-central-1: the service answered 400: injected fault/],
-  ] as [string, Part, FaultRuleInput, string, RegExp][])("%s", async (label, part, rule, route, message) => {
+  ];
+  const fastFails = async ([label, part, rule, route, message]: (typeof CASES)[number], open: Opening) => {
     const { info } = seeded();
     let changed = false;
-    const s = await env.stack({
-      stackName: `fast-${label.replace(/[^a-z0-9]+/gi, "-")}`,
-      program: async () => {
-        const renaming = changed && label.startsWith("rename");
-        const replanning = changed && label.startsWith("set-plan");
-        if (part === "index") new SearchIndex("idx", { name: renaming ? "fast-renamed" : "fast", region: "eu-west-1", type: replanning ? "payg" : "free" });
-        if (part === "budget") new MessagingBudget("budget", { accountId: info.id, budget: changed ? 50 : 30 });
-        if (part === "controls") new MessagingControls("ops", { region: "eu-central-1", token: info.token, flowControlKeys: [{ key: "k", paused: changed }] });
-      },
+    const s = await open(`fast-${label.replace(/[^a-z0-9]+/gi, "-")}`, {}, () => {
+      const renaming = changed && label.startsWith("rename");
+      const replanning = changed && label.startsWith("set-plan");
+      if (part === "index") new SearchIndex("idx", { name: renaming ? "fast-renamed" : "fast", region: "eu-west-1", type: replanning ? "payg" : "free" });
+      if (part === "budget") new MessagingBudget("budget", { accountId: info.id, budget: changed ? 50 : 30 });
+      if (part === "controls") new MessagingControls("ops", { region: "eu-central-1", token: info.token, flowControlKeys: [{ key: "k", paused: changed }] });
     });
     await s.up();
     changed = true;
@@ -192,5 +232,8 @@ describe("a definite 4xx is not retried and fails fast, naming the object and th
     await expect(s.up()).rejects.toThrow(message);
     expect(env.emu.requests({ route })).toHaveLength(1);
     expect(env.emu.requests({ route })[0].status).toBe(rule.status);
-  });
+    env.emu.emulator.controls.clearFaults();
+  };
+  test.each(CASES)("%s (through the providers)", (...c) => fastFails(c, providers));
+  test("pause answered 400 (through the engine)", () => fastFails(CASES[3], engine));
 });

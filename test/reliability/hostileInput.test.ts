@@ -2,11 +2,18 @@
  * Hostile input across every resource, the component and the configuration: each case fails
  * with a clear message, writes nothing when the input is local, and leaves both the service's
  * and the stack's state as they were.
+ *
+ * Every case runs through the providers without the engine (test/support/providerRun.ts: the
+ * program under Pulumi's mocks, then the providers' own check, create and update over HTTP),
+ * where each would cost an engine run and add nothing; one case of each kind (an index, a
+ * budget, the component, a missing and a wrong setting, a forged token) runs through the real
+ * engine too, at `preview` and at `up`.
  */
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
 import type { MgmtConfig } from "../../provider/automation";
 import { declaring, testEnv, writes, type TestEnv } from "../support/harness";
+import { ProviderStack } from "../support/providerRun";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -89,19 +96,62 @@ const CONFIG: [string, MgmtConfig, () => unknown, RegExp][] = [
   ["a token that is not valid", {}, () => new MessagingControls("ops", { region: "eu-central-1", token: "forged", flowControlKeys: [{ key: "tenant-a", paused: true }] }), /could not read the wait list of flow control key "tenant-a" in eu-central-1: the service answered 401/],
 ];
 
-/** Everything that could change: the emulator's data and the stack's resources. */
-async function snapshot(s: Awaited<ReturnType<TestEnv["stack"]>>) {
+/** The emulator's data, as JSON: what a refused case must leave as it was. */
+function serviceData(): string {
   const data = JSON.parse(JSON.stringify(env.emu.emulator.data));
   for (const i of data.indexes) delete i.record.throughput_vector; // metrics, not state
+  return JSON.stringify(data);
+}
+
+/** Everything that could change: the emulator's data and the stack's resources. */
+async function snapshot(s: Awaited<ReturnType<TestEnv["stack"]>>) {
   // Resources that stand for something in the service: the engine registers its own stack and
   // default provider on any run, and a component whose child failed is an empty grouping.
   const resources = ((await s.stack.exportStack()).deployment.resources ?? [])
     .filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/"))
     .map((r: { urn: string; id?: string; outputs?: unknown }) => [r.urn, r.id, r.outputs]);
-  return JSON.stringify({ data, resources });
+  return JSON.stringify({ data: serviceData(), resources });
 }
 
-describe("local input: refused before any write", () => {
+test("the table has at least 30 cases across resources, the component and the configuration", () => {
+  expect(LOCAL.length + CONFIG.length).toBeGreaterThanOrEqual(30);
+});
+
+describe("every case, through the providers: refused with its message, nothing written, the stack as it was", () => {
+  let stack: ProviderStack;
+  const baseline = () => new SearchIndex("baseline", { name: "baseline-providers", region: "eu-west-1", type: "free" });
+  beforeAll(async () => {
+    stack = new ProviderStack(env.mgmt);
+    await stack.up(baseline);
+  });
+
+  test.each(LOCAL)("%s", async (_label, declare, message) => {
+    const [data, state] = [serviceData(), JSON.stringify([...stack.state])];
+    env.emu.resetLog();
+    await expect(
+      stack.up(() => {
+        baseline();
+        declare();
+      }),
+    ).rejects.toThrow(message);
+    expect(writes(env.emu)).toBe(0);
+    expect([serviceData(), JSON.stringify([...stack.state])]).toEqual([data, state]);
+  });
+
+  test.each(CONFIG)("%s", async (_label, settings, declare, message) => {
+    const data = serviceData();
+    env.emu.resetLog();
+    await expect(new ProviderStack({ ...env.mgmt, ...settings }).up(declare)).rejects.toThrow(message);
+    expect(env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400)).toEqual([]);
+    expect(serviceData()).toBe(data);
+  });
+});
+
+/** The cases that also run through the real engine: one of each kind. */
+const THROUGH_ENGINE = new Set(["index: unknown region", "budget: 5", "controls: a pin of nothing", "controls: a key listed twice"]);
+const CONFIG_THROUGH_ENGINE = new Set(["no password", "a wrong password", "a token that is not valid"]);
+
+describe("one case of each kind through the engine: preview and up refuse it, nothing changed", () => {
   let extra: () => unknown = () => undefined;
   let s: Awaited<ReturnType<TestEnv["stack"]>>;
   const program: PulumiFn = async () => {
@@ -113,29 +163,24 @@ describe("local input: refused before any write", () => {
     await s.up();
   });
 
-  test("the table has at least 30 cases across resources, the component and the configuration", () => {
-    expect(LOCAL.length + CONFIG.length).toBeGreaterThanOrEqual(30);
-  });
-
-  test.each(LOCAL)("%s", async (_label, declare, message) => {
+  test.each(LOCAL.filter(([label]) => THROUGH_ENGINE.has(label)))("%s", async (_label, declare, message) => {
     extra = declare;
     const before = await snapshot(s);
     env.emu.resetLog();
+    await expect(s.stack.preview()).rejects.toThrow(message);
     await expect(s.up()).rejects.toThrow(message);
     expect(writes(env.emu)).toBe(0);
     expect(await snapshot(s)).toBe(before);
   });
-});
 
-describe("configuration: a clear error, and nothing changed", () => {
-  test.each(CONFIG)("%s", async (label, settings, declare, message) => {
+  test.each(CONFIG.filter(([label]) => CONFIG_THROUGH_ENGINE.has(label)))("%s", async (label, settings, declare, message) => {
     // Malformed settings fail as the resource is declared (program side, so at preview too): inside
     // Jest, `declaring` reports that as the engine would, instead of Jest claiming the throw.
-    const s = await env.stack({ stackName: `config-${label.replace(/[^a-z]+/gi, "-")}`, mgmt: settings, program: async () => void declaring(declare) });
-    const before = await snapshot(s);
+    const c = await env.stack({ stackName: `config-${label.replace(/[^a-z]+/gi, "-")}`, mgmt: settings, program: async () => void declaring(declare) });
+    const before = await snapshot(c);
     env.emu.resetLog();
-    await expect(s.up()).rejects.toThrow(message);
+    await expect(c.up()).rejects.toThrow(message);
     expect(env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400)).toEqual([]);
-    expect(await snapshot(s)).toBe(before);
+    expect(await snapshot(c)).toBe(before);
   });
 });

@@ -4,8 +4,8 @@
  * variable exported in the shell that started Jest is removed. Tests set what they need
  * explicitly (the harness passes config and a file:// backend to each stack).
  */
-// Test-suite switches, not settings: kept.
-const KEEP = new Set(["MGMT_MATRIX_LEGS", "PULUMI_MGMT_CACHE"]);
+// Test-suite switches, not settings: kept (the CLI's folder and the profile's log: npm run test:profile).
+const KEEP = new Set(["MGMT_MATRIX_LEGS", "PULUMI_MGMT_CACHE", "PULUMI_MGMT_CLI_DIR", "PULUMI_MGMT_PROFILE_LOG"]);
 for (const name of Object.keys(process.env)) {
   if ((name.startsWith("MGMT_") || name.startsWith("PULUMI_")) && !KEEP.has(name)) delete process.env[name];
 }
