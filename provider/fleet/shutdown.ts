@@ -20,7 +20,16 @@ export interface Shutdown {
   now(why: string): void;
 }
 
+/**
+ * Starts a process's shutdown rule. It also keeps the process working when whoever reads its
+ * output goes away (a closed terminal, a pipe's reader killed): Node then fails every write to
+ * stdout and stderr with EPIPE, and unheard, each failure is an uncaught exception, which the
+ * Automation API's inline program server catches and logs, to stderr, failing again: a loop that
+ * burnt a core and gigabytes of memory in a driver waiting for its database. A process that ends
+ * only by a signal or its own end keeps converging, silently.
+ */
 export function shutdown(o: { graceMs?: number; log: (line: string) => void }): Shutdown {
+  for (const stream of [process.stdout, process.stderr]) if (stream.listenerCount("error") === 0) stream.on("error", () => undefined);
   const cancel = new AbortController();
   const abandon = new AbortController();
   let timer: NodeJS.Timeout | undefined;
