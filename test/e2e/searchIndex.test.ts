@@ -235,26 +235,9 @@ test("getSearchIndex and getSearchIndexes read through the program's config; the
   expect(backendContains(s, [existing.token, existing.read_only_token!])).toEqual([]);
 });
 
-describe("bad input fails at preview with a clear message and no API write", () => {
-  const cases: [string, Record<string, unknown>, RegExp][] = [
-    ["empty name", { name: "", region: "eu-west-1", type: "free" }, /name: must not be empty/],
-    ["bad characters", { name: "a/b", region: "eu-west-1", type: "free" }, /name: may contain only letters, digits, '-' and '_'/],
-    ["over-long name", { name: "x".repeat(65), region: "eu-west-1", type: "free" }, /name: must be at most 64 characters/],
-    ["unknown region", { name: "ok", region: "mars-1", type: "free" }, /region: Invalid option: expected one of "eu-west-1"\|"us-central1"/],
-    ["unknown type", { name: "ok", region: "eu-west-1", type: "gold" }, /type: Invalid option: expected one of "free"\|"payg"\|"fixed"/],
-    ["fixed", { name: "ok", region: "eu-west-1", type: "fixed" }, /type: "fixed" is not currently available; use one of "free", "payg"/],
-    ["wrong type of name", { name: 42, region: "eu-west-1", type: "free" }, /name: must be a string/],
-    ["empty adopt", { name: "ok", region: "eu-west-1", type: "free", adopt: "" }, /adopt: must not be empty/],
-  ];
-  test.each(cases)("%s", async (_label, args, message) => {
-    const s = await env.stack({ program: programOf(() => ({ bad: args as unknown as SearchIndexArgs })) });
-    env.emu.resetLog();
-    await expect(s.stack.preview()).rejects.toThrow(message);
-    await expect(s.up()).rejects.toThrow(message);
-    expect(writes(env.emu)).toBe(0);
-    expect(await indexes()).toEqual([]);
-  });
-});
+// Bad input (an empty, slashed, over-long or non-string name, an unknown region or type, "fixed",
+// an empty adopt): every case in test/reliability/hostileInput.test.ts, through the providers,
+// and an unknown region through the engine at preview and up.
 
 describe("faults", () => {
   test("429 with Retry-After, 503 and dropped connections during up, refresh and destroy", async () => {

@@ -13,9 +13,9 @@ import { startPostgres, type TestPostgres } from "../support/postgres";
 import { fleetRunProcesses } from "../support/processes";
 
 const EXAMPLE = path.join(PACKAGE_ROOT, "examples/tenants");
-// Enough that a run stopped after 5 creates (concurrency 5) leaves tenants undone; every tenant
+// Enough that a run stopped after 3 creates (concurrency 3) leaves tenants undone; every tenant
 // more is engine runs that prove nothing new.
-const TENANTS = 12;
+const TENANTS = 6;
 const PASSPHRASE = "test-only-passphrase";
 
 let env: TestEnv;
@@ -93,7 +93,7 @@ async function stacksInBackend(): Promise<string[]> {
 /** The indexes on the service, without the random suffix of their auto-names (`<tenant>-search-<8 hex>`). */
 const indexNames = () => env.emu.emulator.data.indexes.map((i) => i.record.name.replace(/-[0-9a-f]{8}$/, "")).sort();
 
-test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way converges when started again; a second run writes nothing; a concurrent update of a stack is refused and leaves it whole; --destroy leaves nothing`, async () => {
+test(`${TENANTS} tenants at concurrency 3 on PostgreSQL: a run stopped half way converges when started again; a second run writes nothing; a concurrent update of a stack is refused and leaves it whole; --destroy leaves nothing`, async () => {
   const { token: t, account } = freshMessagingAccount(env);
   token = t;
   for (const id of ids) account.keys[`key-${id}`] = { waitListSize: 0, paused: false, rateResets: 0 };
@@ -102,19 +102,19 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   // 1. Stopped half way (SIGTERM, as a service manager stops it): running updates are cancelled
   //    gracefully, the rest never start, and the driver exits non-zero saying so.
   env.emu.emulator.controls.latencyMs = 150;
-  const first = driver(["--tenants", all, "--concurrency", "5"]);
-  while (env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length < 5) await new Promise((r) => setTimeout(r, 100));
+  const first = driver(["--tenants", all, "--concurrency", "3"]);
+  while (env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length < 3) await new Promise((r) => setTimeout(r, 100));
   first.process.kill("SIGTERM");
   await finished(first);
   env.emu.emulator.controls.latencyMs = 0;
   expect(first.code).not.toBe(0);
   expect(first.out).toMatch(/SIGTERM: cancelling the running updates/);
   const partial = indexNames().length;
-  expect(partial).toBeGreaterThanOrEqual(5);
+  expect(partial).toBeGreaterThanOrEqual(3);
   expect(partial).toBeLessThan(TENANTS);
 
   // 2. Started again: converges to exactly one index per tenant, one stack per tenant.
-  const second = await finished(driver(["--tenants", all, "--concurrency", "5"]));
+  const second = await finished(driver(["--tenants", all, "--concurrency", "3"]));
   expect(second.out).toMatch(new RegExp(`${TENANTS} of ${TENANTS} tenants converged`));
   expect(second.code).toBe(0);
   expect(indexNames()).toEqual(ids.map((id) => `${id}-search`));
@@ -127,7 +127,7 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
 
   // 3. Nothing changed: every tenant unchanged, and not one write call.
   env.emu.resetLog();
-  const third = await finished(driver(["--tenants", all, "--concurrency", "5"]));
+  const third = await finished(driver(["--tenants", all, "--concurrency", "3"]));
   expect(third.code).toBe(0);
   expect(third.out.match(/^t\d\d\s+unchanged\s/gm)).toHaveLength(TENANTS);
   expect(writes(env.emu)).toBe(0);
@@ -180,7 +180,7 @@ test(`${TENANTS} tenants at concurrency 5 on PostgreSQL: a run stopped half way 
   expect(k1Runs.trim().split("\n")).toEqual(["interrupted", expect.stringMatching(/^(created|updated|unchanged)$/)]);
 
   // 6. --destroy: no index, no pin, no stack left.
-  const gone = await finished(driver(["--tenants", tenantsFile("all-and-k1", [...ids, "k1"].map((id) => ({ id }))), "--concurrency", "5", "--destroy"]));
+  const gone = await finished(driver(["--tenants", tenantsFile("all-and-k1", [...ids, "k1"].map((id) => ({ id }))), "--concurrency", "3", "--destroy"]));
   expect(gone.code).toBe(0);
   expect(indexNames()).toEqual([]);
   expect([...ids, "k1"].filter((id) => account.keys[`key-${id}`].pinned !== undefined)).toEqual([]);
