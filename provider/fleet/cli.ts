@@ -17,7 +17,7 @@ import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { serviceFromEnv } from "./serviceEnv";
-import { settled, startWorker, status, submit, type TenantStatus } from "./queue";
+import { settled, startWorker, status, submit, type Progress, type TenantStatus } from "./queue";
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
 import { fleetUsage } from "./usage";
@@ -38,6 +38,12 @@ function tenantsArg(file: string | undefined): Tenant[] {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/** A wait's progress, one line per change (and a reminder while nothing moves): never 20 s of silence. */
+function say(p: Progress): void {
+  const idle = p.running === 0 && p.queued > 0 ? " (no job has started yet: is a worker running? mgmt-fleet worker)" : "";
+  console.log(`${p.done} of ${p.total} tenants done, ${p.running} running, ${p.queued} queued${idle}`);
 }
 
 function table(rows: TenantStatus[]): string {
@@ -80,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
       await submit(tenants, { database: db, action: command === "destroy" ? "destroy" : "converge", maxAttempts });
       console.log(`submitted ${tenants.length} ${command === "destroy" ? "destroy" : "converge"} jobs`);
       if (!values.wait) return 0;
-      await settled(db, tenants.map((t) => t.id));
+      await settled(db, tenants.map((t) => t.id), 1000, undefined, say);
       const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
       console.log(table(rows));
       return rows.some((r) => r.state === "failed") ? 1 : 0;
@@ -89,7 +95,8 @@ async function main(argv: string[]): Promise<number> {
       const tenants = tenantsArg(positionals[0]);
       const db = database(values.database);
       await submit(tenants, { database: db, action: "drift", maxAttempts });
-      await settled(db, tenants.map((t) => t.id));
+      console.log(`submitted ${tenants.length} drift checks`);
+      await settled(db, tenants.map((t) => t.id), 1000, undefined, say);
       const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
       const drifted = rows.filter((r) => r.state === "drifted");
       for (const r of drifted) for (const d of r.drift ?? []) console.log(`${r.tenant}: ${d.resource} drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`);

@@ -248,12 +248,35 @@ export async function status(database: string): Promise<TenantStatus[]> {
   }
 }
 
-/** Resolves when no job of these tenants is queued or running (a job failed for good counts as done). */
-export async function settled(database: string, tenants: string[], pollMs = 1000, signal?: AbortSignal): Promise<void> {
+/** How far a wait for jobs has come. */
+export interface Progress {
+  total: number;
+  done: number;
+  running: number;
+  queued: number;
+}
+
+/**
+ * Resolves when no job of these tenants is queued or running (a job failed for good counts as
+ * done). `progress` hears each change of the counts, and the same counts again every `remindMs`
+ * while nothing changes, so that a wait is never silent.
+ */
+export async function settled(database: string, tenants: string[], pollMs = 1000, signal?: AbortSignal, progress?: (p: Progress) => void, remindMs = 15_000): Promise<void> {
   const wanted = new Set(tenants);
+  let last = "";
+  let said = 0;
   for (;;) {
-    const pending = (await status(database)).filter((s) => wanted.has(s.tenant) && (s.state === "queued" || s.state === "running"));
-    if (pending.length === 0 || signal?.aborted) return;
+    const mine = (await status(database)).filter((s) => wanted.has(s.tenant));
+    const running = mine.filter((s) => s.state === "running").length;
+    const queued = mine.filter((s) => s.state === "queued").length + (wanted.size - mine.length);
+    const p = { total: wanted.size, done: wanted.size - running - queued, running, queued };
+    const key = JSON.stringify(p);
+    if (progress && (key !== last || Date.now() - said >= remindMs)) {
+      progress(p);
+      last = key;
+      said = Date.now();
+    }
+    if (running + queued === 0 || signal?.aborted) return;
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }

@@ -253,7 +253,7 @@ test("a stack whose fence a live worker holds is never run by another, and conve
 
   // drift: a read-only check per tenant names the resource and field changed elsewhere, and changes nothing.
   const clean = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
-  expect([clean.code, clean.out]).toEqual([0, expect.stringMatching(/0 of 1 tenants drifted/)]);
+  expect([clean.code, clean.out]).toEqual([0, expect.stringMatching(/submitted 1 drift checks\n[\s\S]*1 of 1 tenants done, 0 running, 0 queued\n0 of 1 tenants drifted/)]);
   account.keys["key-g1"].pinned = { parallelism: 2, rate: 99, period: 60 }; // an operator, out of band
   env.emu.resetLog();
   const drifted = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
@@ -480,6 +480,17 @@ test("after a cancelled run the next run of the stack breaks the lock a cancel c
   const clean = await takeFence(pg.url, "tenants/c1", { action: "converge", worker: "pool-test" });
   expect(clean.unfinished).toBe(false);
   await clean.end({ result: "unchanged" });
+});
+
+test("submit --wait with no worker running says at once what it waits for, and why nothing moves", async () => {
+  const waiting = fleet(["submit", tenantsFile("nw1", [{ id: "nw1" }]), "--wait"]);
+  try {
+    await until("the first progress line", () => /0 of 1 tenants done, 0 running, 1 queued \(no job has started yet: is a worker running\? mgmt-fleet worker\)/.test(waiting.out), 30_000);
+  } finally {
+    waiting.process.kill("SIGINT");
+    await finished(waiting);
+    await sql("SELECT graphile_worker.remove_job('tenant:nw1')"); // no later worker of this file runs it
+  }
 });
 
 test("a fleet database that cannot be reached or has no such database: one line that names the fix, and never the URL's password", async () => {

@@ -9,7 +9,7 @@
  * runs every leg. A leg that cannot run fails with the reason; none is skipped silently.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -31,7 +31,8 @@ interface Leg {
   /** An npm `node` package version to run the program with; the machine's Node when absent. */
   node?: string;
   manager: "npm" | "pnpm";
-  module: "commonjs" | "module";
+  /** The program: CommonJS or ES module JavaScript, or TypeScript in a project that lists no `typescript` of its own. */
+  module: "commonjs" | "module" | "typescript";
   /** How `__provider` is serialized in this layout (provider/resources/providerRef.ts). */
   form: "module" | "closure";
 }
@@ -43,7 +44,9 @@ export const NEWEST_CLI = "3.259.0";
 
 export const LEGS: Record<string, Leg> = {
   floor: { sdk: FLOOR_SDK, manager: "npm", module: "commonjs", form: "module" },
-  today: { sdk: "3.248.0", manager: "npm", module: "commonjs", form: "module" },
+  // TypeScript with no `typescript` in the project: without the package's peer dependency, Pulumi
+  // falls back to its bundled TypeScript 3.8, which cannot read the package's declarations.
+  today: { sdk: "3.248.0", manager: "npm", module: "typescript", form: "module" },
   newest: { sdk: NEWEST_SDK, cli: NEWEST_CLI, node: "22", manager: "npm", module: "commonjs", form: "module" },
   esm: { sdk: "3.248.0", manager: "npm", module: "module", form: "module" },
   // pnpm's real paths run through node_modules/.pnpm/: the thin closure is serialized instead.
@@ -77,6 +80,15 @@ new MessagingControls("ops", { region: "eu-central-1", flowControlKeys: [{ key: 
 export const indexId = index.id;
 export const endpoint = index.endpoint;
 `,
+  // The documented \`getMessagingAccountOutput(...).token\` (docs/resources.md): a type error under TypeScript 3.8.
+  typescript: `import { SearchIndex, MessagingControls, getMessagingAccountOutput } from "pulumi-mgmt";
+const index = new SearchIndex("idx", { name: "matrix-leg", region: "eu-west-1", type: "free" });
+new MessagingControls("ops", { region: "eu-central-1", flowControlKeys: [{ key: "k", pin: { rate: 5 } }], queues: [{ name: "jobs", parallelism: 2 }] });
+const account = getMessagingAccountOutput({ region: "eu-central-1", type: "free" });
+export const indexId = index.id;
+export const endpoint = index.endpoint;
+export const tokenLength = account.token.apply((t: string) => t.length);
+`,
 };
 
 /** Runs a command in the leg, failing with its output. */
@@ -93,9 +105,10 @@ async function sh(cwd: string, file: string, args: string[], env: NodeJS.Process
 /** The user's project: package.json, Pulumi.yaml, the program, installed from the tarball. */
 async function project(name: string, leg: Leg): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), `mgmt-matrix-${name}-`));
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `matrix-${name}`, version: "1.0.0", private: true, main: "index.js", ...(leg.module === "module" ? { type: "module" } : {}) }, null, 2));
+  const main = leg.module === "typescript" ? "index.ts" : "index.js";
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `matrix-${name}`, version: "1.0.0", private: true, main, ...(leg.module === "module" ? { type: "module" } : {}) }, null, 2));
   writeFileSync(path.join(dir, "Pulumi.yaml"), `name: matrix-${name}\nruntime: nodejs\n`);
-  writeFileSync(path.join(dir, "index.js"), PROGRAM[leg.module]);
+  writeFileSync(path.join(dir, main), PROGRAM[leg.module]);
   const deps = [`@pulumi/pulumi@${leg.sdk}`, TARBALL];
   if (leg.manager === "npm") await sh(dir, "npm", ["install", "--no-audit", "--no-fund", ...deps]);
   else await sh(dir, "npx", ["--yes", PNPM, "add", ...deps]);
@@ -170,7 +183,13 @@ test.each(legs)("leg %s: one SDK copy; up, a no-op preview, refresh and destroy 
     ];
     for (const [key, value, secret] of config) await pulumi("config", "set", key, value, ...(secret ? ["--secret"] : []));
 
-    await pulumi("up", "--yes", "--skip-preview");
+    if (leg.module === "typescript") {
+      // The user listed no TypeScript; the package's peer dependency brought one that reads its declarations.
+      expect(Object.keys(JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).dependencies ?? {})).not.toContain("typescript");
+      expect(Number(JSON.parse(readFileSync(path.join(dir, "node_modules/typescript/package.json"), "utf8")).version.split(".")[0])).toBeGreaterThanOrEqual(5);
+    }
+    const up = await pulumi("up", "--yes", "--skip-preview");
+    if (leg.module === "typescript") expect(up).toMatch(/tokenLength\s*: \[secret\]/);
     const indexes = emu.emulator.data.indexes.filter((i) => i.record.name === "matrix-leg");
     expect(indexes).toHaveLength(1);
     expect(data.keys.k.pinned).toEqual({ rate: 5, period: 1 });
