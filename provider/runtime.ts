@@ -7,12 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { MgmtClient } from "./api/client";
 import { resolveSettings, SETTINGS_KEYS } from "./config";
 import { dropUserErrorEchoes } from "./hostEcho";
+import { watchEngine } from "./engineWatch";
 
 let config: Record<string, string> = {};
 let client: MgmtClient | undefined;
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   dropUserErrorEchoes();
+  watchEngine();
   config = {};
   for (const { config: key } of Object.values(SETTINGS_KEYS)) {
     const value = req.config.get(key);

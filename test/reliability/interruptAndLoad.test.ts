@@ -46,6 +46,7 @@ function killOwnChild(pattern: RegExp): number[] {
     return false;
   };
   const killed: number[] = [];
+  providersOfKilled = [];
   for (const pid of parentOf.keys()) {
     if (!isOurs(pid)) continue;
     let cmdline = "";
@@ -55,12 +56,28 @@ function killOwnChild(pattern: RegExp): number[] {
       continue;
     }
     if (pattern.test(cmdline)) {
+      // Its dynamic provider processes, found before it dies (then they are nobody's children).
+      for (const [child, parent] of parentOf) {
+        let p: number | undefined = parent;
+        while (p !== undefined && p > 1 && p !== pid) p = parentOf.get(p);
+        if (p === pid && /dynamic-provider/.test(readFileSync(`/proc/${child}/cmdline`, "utf8"))) providersOfKilled.push(child);
+      }
       process.kill(pid, "SIGKILL");
       killed.push(pid);
     }
   }
   return killed;
 }
+
+/** The dynamic provider processes of the CLI `killOwnChild` killed last. */
+let providersOfKilled: number[] = [];
+const alive = (pid: number) => {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
 
 async function expectExactly(s: Awaited<ReturnType<TestEnv["stack"]>>, count: number) {
   const live = await env.client.searchIndexes.list();
@@ -118,6 +135,11 @@ test("after a hard kill of the CLI mid-up, recoverPendingCreates imports the ind
   });
   expect(await up).toBe("killed");
   expect(killed).toHaveLength(1);
+  // The killed CLI's provider process stops by itself (provider/engineWatch.ts): it was waiting
+  // for late answers, and nothing of a run that is over may send anything more.
+  expect(providersOfKilled.length).toBeGreaterThan(0);
+  for (let i = 0; i < 100 && providersOfKilled.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(providersOfKilled.filter(alive)).toEqual([]);
   env.emu.emulator.controls.clearFaults();
   const leftBehind = env.emu.emulator.data.indexes.length;
   expect(leftBehind).toBeGreaterThanOrEqual(4);

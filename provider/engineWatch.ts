@@ -1,0 +1,32 @@
+/**
+ * A provider process whose engine is gone stops at once. Pulumi's own plugins watch their engine
+ * and exit; the Node dynamic provider's host does not, so when the CLI dies (`kill -9`, the OOM
+ * killer, a driver killed alone) its provider process lives on, unowned, and a request waiting
+ * out a Retry-After or a backoff would still be sent, for a run that is over: an orphan object on
+ * the service. The host is started as `.../dynamic-provider/index.js <engine address>`; while the
+ * engine lives its gRPC port accepts connections, and once it refuses them, this process exits.
+ */
+import { connect } from "node:net";
+
+const EVERY_MS = 1000;
+let watching = false;
+
+/** Starts watching the engine, once per process, if this is a dynamic provider host. */
+export function watchEngine(argv: readonly string[] = process.argv, exit: (code: number) => void = (code) => process.exit(code)): void {
+  if (watching) return;
+  const [script, address] = [argv[1] ?? "", argv[2] ?? ""];
+  const at = address.lastIndexOf(":");
+  if (!/dynamic-provider[\\/]index\.js$/.test(script) || at < 1 || !/^\d+$/.test(address.slice(at + 1))) return;
+  watching = true;
+  const host = address.slice(0, at).replace(/^\[|\]$/g, "");
+  const port = Number(address.slice(at + 1));
+  const timer = setInterval(() => {
+    const socket = connect({ host, port });
+    socket.once("connect", () => socket.destroy());
+    socket.once("error", (err: NodeJS.ErrnoException) => {
+      socket.destroy();
+      if (err.code === "ECONNREFUSED") exit(1);
+    });
+  }, EVERY_MS);
+  timer.unref();
+}
