@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 test("the template as the README says: written from a packed tarball by mgmt-template, then pulumi new; prompts answered, secrets kept secret, and the project runs", async () => {
-  // What a user who was handed the tarball does (README "Starting a new project from the template").
+  // What a user who was handed the tarball does (docs/automation.md, "Starting a new project from the template").
   const tarball = "pulumi-mgmt-0.1.0.tgz";
   cpSync(path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz"), path.join(dir, tarball));
   // The documented lines, as written: the code block's first three commands.
@@ -56,7 +56,7 @@ test("the template as the README says: written from a packed tarball by mgmt-tem
   const project = path.join(dir, "my-project");
   // What a user types at the prompts. `pulumi new -c key=value` stores a value as plain text even
   // where the template says `secret: true` (3.248), so the secrets go through `config set --secret`,
-  // as the README says; a user answering the prompts gets them encrypted by the template.
+  // as docs/automation.md says; a user answering the prompts gets them encrypted by the template.
   const answers = {
     "mgmt:baseUrl": env.emu.baseUrl,
     "mgmt:username": alice.username,
