@@ -7,17 +7,19 @@
  * engine lives its gRPC port accepts connections, and once it refuses them, this process exits.
  */
 import { connect } from "node:net";
+import { processState } from "./processState";
 
 const EVERY_MS = 1000;
-let watching = false;
+/** One watcher per process (process state: processState.ts). */
+const watcher = () => processState("engineWatch", () => ({ watching: false }));
 
 /** Starts watching the engine, once per process, if this is a dynamic provider host. */
 export function watchEngine(argv: readonly string[] = process.argv, exit: (code: number) => void = (code) => process.exit(code)): void {
-  if (watching) return;
+  if (watcher().watching) return;
   const [script, address] = [argv[1] ?? "", argv[2] ?? ""];
   const at = address.lastIndexOf(":");
   if (!/dynamic-provider[\\/]index\.js$/.test(script) || at < 1 || !/^\d+$/.test(address.slice(at + 1))) return;
-  watching = true;
+  watcher().watching = true;
   const host = address.slice(0, at).replace(/^\[|\]$/g, "");
   const port = Number(address.slice(at + 1));
   const timer = setInterval(() => {

@@ -5,6 +5,7 @@
  * line is the message again with a dangling colon: "AmbiguousError: could not read ...: ". The
  * user should read the message once, so in the provider process that echo, and only it, is dropped.
  */
+import { processState } from "./processState";
 
 /**
  * The echo of a stackless error: `Name: message: `. Any other error's stack is its own text and
@@ -14,12 +15,13 @@ export function isStacklessErrorEcho(args: readonly unknown[]): boolean {
   return args.length === 1 && typeof args[0] === "string" && /^[A-Za-z]*Error: [\s\S]*: $/.test(args[0]);
 }
 
-let installed = false;
+/** Installed once per process (process state: processState.ts). */
+const filter = () => processState("echoFilter", () => ({ installed: false }));
 
 /** Called in the provider process (from `configure`); the first call installs the filter. */
 export function dropUserErrorEchoes(): void {
-  if (installed) return;
-  installed = true;
+  if (filter().installed) return;
+  filter().installed = true;
   const original = console.error.bind(console);
   console.error = (...args: unknown[]) => {
     if (!isStacklessErrorEcho(args)) original(...args);

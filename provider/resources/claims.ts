@@ -5,9 +5,11 @@
  * each other's value on destroy.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { processState } from "../processState";
 import { isUnknown } from "./validation";
 
-const claims = new Map<string, string>();
+/** Object to the resource that claimed it, in this process (process state: processState.ts). */
+const claims = (): Map<string, string> => processState("claims", () => new Map<string, string>());
 
 /**
  * Claims `objectId` for `resourceName` under `kind` (the resource type); a failure on `property`
@@ -16,10 +18,10 @@ const claims = new Map<string, string>();
 export function claim(kind: string, property: string, objectId: unknown, resourceName: unknown, what: string): pulumi.dynamic.CheckFailure | undefined {
   if (typeof resourceName !== "string" || typeof objectId !== "string" || isUnknown(objectId)) return undefined;
   const key = `${kind}\u0000${objectId}`;
-  const other = claims.get(key);
+  const other = claims().get(key);
   if (other !== undefined && other !== resourceName) {
     return { property, reason: `${kind} "${resourceName}" and ${kind} "${other}" both set ${what}: declare one ${kind} per ${property === "accountId" ? "account" : "object"}` };
   }
-  claims.set(key, resourceName);
+  claims().set(key, resourceName);
   return undefined;
 }

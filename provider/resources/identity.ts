@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { NotFoundError } from "../api/errors";
 import { requireSetting, SETTINGS_KEYS as K, type Settings } from "../config";
 import { UserError } from "../userError";
+import { processState } from "../processState";
 
 export function managementIdentity(settings: Settings): string {
   const base = new URL(requireSetting(settings, "baseUrl", "reach the management API"));
@@ -31,18 +32,14 @@ export class IdentityMismatchError extends UserError {
  * Token identities this provider process rotated into new ones (MessagingAccount's
  * `tokenRotation`): a key or queue fed from the account's token acts with the new token in the
  * same `up`, and the new token is the same account's. Only rotations made in this very run count,
- * which is what makes them proof; kept on `globalThis` like takeovers.ts.
+ * which is what makes them proof. Process state (processState.ts).
  */
-const ROTATIONS = Symbol.for("pulumi-mgmt.rotatedThisRun");
 interface Rotations {
   identities: Map<string, string>;
   /** Old token to new, in memory only: a delete later in the run must not send a revoked token. */
   tokens: Map<string, string>;
 }
-function rotations(): Rotations {
-  const holder = globalThis as { [ROTATIONS]?: Rotations };
-  return (holder[ROTATIONS] ??= { identities: new Map(), tokens: new Map() });
-}
+const rotations = (): Rotations => processState<Rotations>("rotatedThisRun", () => ({ identities: new Map(), tokens: new Map() }));
 
 /** This run replaced `oldToken` by `newToken` (one account's). */
 export function recordRotation(oldToken: string, newToken: string): void {

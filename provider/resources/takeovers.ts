@@ -11,18 +11,12 @@
  *
  * Both steps run in the one provider process the engine starts per run, which is what makes this
  * table a proof: the object named here was claimed by another resource of this very stack during
- * this very run. Kept on `globalThis`, because two copies of this module (two installed copies of
- * the package) may serve one run.
+ * this very run. Process state (processState.ts).
  */
+import { processState } from "../processState";
 import { latestIdentity } from "./identity";
 
-const TABLE = Symbol.for("pulumi-mgmt.takenOverThisRun");
-type Holder = { [TABLE]?: Set<string> };
-
-function table(): Set<string> {
-  const holder = globalThis as Holder;
-  return (holder[TABLE] ??= new Set());
-}
+const table = (): Set<string> => processState("takenOverThisRun", () => new Set<string>());
 
 /** One live object, named the same way by its create and by any later delete. */
 export type ObjectRef =
