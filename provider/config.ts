@@ -3,6 +3,7 @@
  * Pulumi config `mgmt:*` first, then the `MGMT_*` environment variables (contract "Names").
  */
 import { z } from "zod";
+import { processState } from "./processState";
 import { UserError } from "./userError";
 
 /** Whole numbers from config or environment (strings there): a default when not set. */
@@ -84,17 +85,31 @@ export class ConfigError extends UserError {
 export type ConfigSource = (key: string) => string | undefined;
 
 /**
- * The settings from any source: Pulumi config first (`mgmt:*`), then the environment (`MGMT_*`);
- * an empty value counts as not set. A malformed value fails naming its key and variable.
+ * Settings already validated, by their raw values: a program validates its config once, not at
+ * every declaration, function call and check (a driver's many stacks each have their own entry).
  */
-export function resolveSettings(config: ConfigSource = () => undefined, env: NodeJS.ProcessEnv = process.env): Settings {
+const validated = new Map<string, Settings>();
+
+/**
+ * The one resolver of settings, whatever the source (the provider's `configure`, the program's
+ * config, a stack's config in the Automation API): Pulumi config first (`mgmt:*`), then the
+ * environment (`MGMT_*`); an empty value counts as not set. A malformed value fails naming its
+ * key and variable.
+ */
+export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): Settings {
   const raw: Partial<Record<SettingName, string>> = {};
   for (const [name, keys] of Object.entries(SETTINGS_KEYS) as [SettingName, (typeof SETTINGS_KEYS)[SettingName]][]) {
     const value = config(keys.config) ?? env[keys.env];
     if (value !== undefined && value !== "") raw[name] = value;
   }
+  const id = JSON.stringify(raw);
+  const known = validated.get(id);
+  if (known) return known;
   const parsed = SettingsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    validated.set(id, parsed.data);
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0];
   const keys = SETTINGS_KEYS[issue.path[0] as SettingName];
   throw new ConfigError(`${keys.config} (or ${keys.env}) ${issue.message}, got "${raw[issue.path[0] as SettingName]}"`, keys.config);
@@ -105,7 +120,7 @@ export function resolveSettings(config: ConfigSource = () => undefined, env: Nod
  * once per run, so a program whose resources and function calls all miss the same setting is told
  * once, not once per caller.
  */
-const missingSettingErrors = new Map<string, ConfigError>();
+const missingSettingErrors = (): Map<string, ConfigError> => processState("missingSettingErrors", () => new Map<string, ConfigError>());
 
 /** The value of a setting an operation cannot do without, or an error that names where to set it. */
 export function requireSetting<K extends StringSetting>(settings: Settings, name: K, purpose: string): string {
@@ -114,8 +129,8 @@ export function requireSetting<K extends StringSetting>(settings: Settings, name
     const keys = SETTINGS_KEYS[name];
     const how = "secret" in keys ? `pulumi config set --secret ${keys.config} ...` : `pulumi config set ${keys.config} ...`;
     const message = `${keys.config} is not set (needed to ${purpose}): run \`${how}\` or set ${keys.env}`;
-    let err = missingSettingErrors.get(message);
-    if (!err) missingSettingErrors.set(message, (err = new ConfigError(message, keys.config)));
+    let err = missingSettingErrors().get(message);
+    if (!err) missingSettingErrors().set(message, (err = new ConfigError(message, keys.config)));
     throw err;
   }
   return value;

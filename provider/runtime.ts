@@ -1,7 +1,6 @@
 /**
- * Process-wide state of the dynamic provider host: the configuration Pulumi hands to
- * `configure`, and one API client built from it on first use. Loaded by package name from the
- * thin serialized providers, so it is one module instance per provider process.
+ * What the dynamic provider host was configured with: the configuration Pulumi hands to
+ * `configure`, and one API client built from it on first use. Process state (processState.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { MgmtClient } from "./api/client";
@@ -9,22 +8,28 @@ import { resolveSettings, SETTINGS_KEYS } from "./config";
 import { dropUserErrorEchoes } from "./hostEcho";
 import { watchEngine } from "./engineWatch";
 
-let config: Record<string, string> = {};
-let client: MgmtClient | undefined;
+import { processState } from "./processState";
+
+interface Configured {
+  config: Record<string, string>;
+  client?: MgmtClient;
+}
+const configured = (): Configured => processState<Configured>("configured", () => ({ config: {} }));
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   dropUserErrorEchoes();
   watchEngine();
-  config = {};
+  const config: Record<string, string> = {};
   for (const { config: key } of Object.values(SETTINGS_KEYS)) {
     const value = req.config.get(key);
     if (value !== undefined && value !== null) config[key] = String(value);
   }
-  client = undefined;
+  Object.assign(configured(), { config, client: undefined });
 }
 
 /** The client for this process: Pulumi config `mgmt:*` first, then `MGMT_*` variables. */
 export function apiClient(): MgmtClient {
-  client ??= new MgmtClient(resolveSettings((key) => config[key]));
-  return client;
+  const state = configured();
+  state.client ??= new MgmtClient(resolveSettings((key) => state.config[key]));
+  return state.client;
 }
