@@ -8,7 +8,7 @@
  * fault injection hooks and the request log.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ENDPOINTS, type Api, type EndpointName } from "../provider/api/endpoints";
+import { ENDPOINTS, type Api, type Endpoint, type EndpointName } from "../provider/api/endpoints";
 import { MESSAGING_REGIONS, type MessagingAccountRecord, type SearchRegion } from "../provider/api/schemas";
 import { Controls } from "./controls";
 import { HttpError, type Ctx, type Handler, type Params } from "./http";
@@ -149,57 +149,61 @@ export class Emulator implements TestControlsHost {
 
   private installApi(): void {
     const handlers = this.handlers();
-    for (const [name, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, (typeof ENDPOINTS)[EndpointName]][]) {
-      const url = API_PREFIX[endpoint.api] + endpoint.route;
-      this.app.route({
-        method: endpoint.method,
-        url,
-        handler: async (req, reply) => {
-          const params = req.params as Params;
-          const ctx: Ctx = {
-            params,
-            query: (req.query ?? {}) as Params,
-            body: req.body,
-            user: () => this.authenticateUser(req),
-            account: () => this.authenticateToken(req, endpoint.api, params.region),
-          };
-          const result = handlers[name](ctx);
-          if (result.mutates) this.persist();
-          const delayAfter = req.injected.delayAfterMs;
-          if (delayAfter) {
-            await sleep(delayAfter);
-            // The client gave up meanwhile (its timeout): fastify logs nothing for it, we do.
-            if (req.raw.socket.destroyed) {
-              if (req.injected.dropped) return reply.hijack();
-              req.injected.dropped = true;
-              this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: req.injected.fault });
-              return reply.hijack();
-            }
-          }
-          if (req.injected.commitThenDrop) {
-            this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
-            drop(req, reply);
-            return reply;
-          }
-          const stall = req.injected.stallBodyMs;
-          if (stall) {
-            const text = JSON.stringify(result.body);
-            req.injected.dropped = true;
-            reply.hijack();
-            reply.raw.writeHead(result.status ?? 200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
-            reply.raw.write(text.slice(0, 1));
-            this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "stalled", fault: `body stalled ${stall} ms` });
-            setTimeout(() => reply.raw.destroy(), stall);
-            return reply;
-          }
-          const failAfterCommit = req.injected.commitThenStatus;
-          if (failAfterCommit) return reply.status(failAfterCommit).send({ error: "injected fault after commit" });
-          reply.status(result.status ?? 200);
-          // Success bodies are JSON, including the bare string "OK" (contract).
-          return typeof result.body === "string" ? reply.type("application/json").send(JSON.stringify(result.body)) : reply.send(result.body);
-        },
-      });
+    for (const [name, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, Endpoint][]) {
+      // A `regionalToo` read is answered under the regional addresses as well (contract).
+      for (const api of endpoint.regionalToo ? [endpoint.api, "regional" as const] : [endpoint.api]) this.installRoute(name, endpoint, api, handlers);
     }
+  }
+
+  private installRoute(name: EndpointName, endpoint: Endpoint, api: Api, handlers: Record<EndpointName, Handler>): void {
+    this.app.route({
+      method: endpoint.method,
+      url: API_PREFIX[api] + endpoint.route,
+      handler: async (req, reply) => {
+        const params = req.params as Params;
+        const ctx: Ctx = {
+          params,
+          query: (req.query ?? {}) as Params,
+          body: req.body,
+          user: () => this.authenticateUser(req),
+          account: () => this.authenticateToken(req, api, params.region),
+        };
+        const result = handlers[name](ctx);
+        if (result.mutates) this.persist();
+        const delayAfter = req.injected.delayAfterMs;
+        if (delayAfter) {
+          await sleep(delayAfter);
+          // The client gave up meanwhile (its timeout): fastify logs nothing for it, we do.
+          if (req.raw.socket.destroyed) {
+            if (req.injected.dropped) return reply.hijack();
+            req.injected.dropped = true;
+            this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: req.injected.fault });
+            return reply.hijack();
+          }
+        }
+        if (req.injected.commitThenDrop) {
+          this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
+          drop(req, reply);
+          return reply;
+        }
+        const stall = req.injected.stallBodyMs;
+        if (stall) {
+          const text = JSON.stringify(result.body);
+          req.injected.dropped = true;
+          reply.hijack();
+          reply.raw.writeHead(result.status ?? 200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+          reply.raw.write(text.slice(0, 1));
+          this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "stalled", fault: `body stalled ${stall} ms` });
+          setTimeout(() => reply.raw.destroy(), stall);
+          return reply;
+        }
+        const failAfterCommit = req.injected.commitThenStatus;
+        if (failAfterCommit) return reply.status(failAfterCommit).send({ error: "injected fault after commit" });
+        reply.status(result.status ?? 200);
+        // Success bodies are JSON, including the bare string "OK" (contract).
+        return typeof result.body === "string" ? reply.type("application/json").send(JSON.stringify(result.body)) : reply.send(result.body);
+      },
+    });
   }
 
   private handlers(): Record<EndpointName, Handler> {

@@ -266,7 +266,10 @@ export function newDatabase(user: User, name: string, region: string): Database 
     record: {
       database_id: id,
       database_name: name,
-      region,
+      // Contract: a database's region is always "global"; where it runs is primary_region.
+      region: "global",
+      primary_region: region,
+      read_regions: [],
       state: "active",
       budget: 0,
       customer_id: user.customerId,

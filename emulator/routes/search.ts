@@ -9,7 +9,7 @@
 import { CreateSearchIndexBody, RenameSearchIndexBody, SetPlanBody, type SearchIndexRecord, type SearchStats } from "../../provider/api/schemas";
 import { HttpError, OK, jsonObject, parseOr400, type EmulatorState, type Handler } from "../http";
 import { newIndexRecord, resetIndexTokens, setIndexPlan, type User } from "../state";
-import { countSeries, metricTime, periodOf, series, usageSeed } from "../stats";
+import { countSeries, dailySeries, metricTime, periodOf, usageSeed } from "../stats";
 
 export function searchHandlers(emu: EmulatorState) {
   const indexOf = (user: User, id: string) => {
@@ -71,23 +71,36 @@ export function searchHandlers(emu: EmulatorState) {
       const row = indexOf(ctx.user(), ctx.params.id);
       const period = periodOf(ctx.query);
       const usage = indexUsage(row.record);
+      // The fields of the service's reference (contract "Shapes of those reads").
+      const queries = dailySeries(period, (usage.request * 0.8) / 30);
+      const updates = dailySeries(period, (usage.request * 0.2) / 30);
+      const reranks = dailySeries(period, usage.rerank_count / 30);
       return {
         body: {
-          record_count: usage.record_count,
-          pending_record_count: 0,
-          storage: usage.storage,
-          daily_requests: Math.round(usage.request / 30),
-          monthly_requests: usage.request,
-          monthly_bandwidth: usage.bandwidth,
+          pending_index_count: 0,
+          current_vector_count: usage.record_count,
+          vector_count: usage.record_count,
+          data_size: usage.storage,
+          storage_usage: usage.storage,
+          daily_query_count: Math.round((usage.request * 0.8) / 30),
+          daily_update_count: Math.round((usage.request * 0.2) / 30),
+          monthly_query_count: Math.round(usage.request * 0.8),
+          monthly_update_count: Math.round(usage.request * 0.2),
+          monthly_bandwidth_usage: usage.bandwidth,
+          monthly_cost: usage.billing,
+          daily_rerank_count: Math.round(usage.rerank_count / 30),
           monthly_rerank_count: usage.rerank_count,
-          monthly_billing: usage.billing,
-          read_requests: countSeries(period, (usage.request * 0.8) / 30),
-          write_requests: countSeries(period, (usage.request * 0.2) / 30),
-          query_latency_mean: series(period, 12, 2),
-          query_latency_p99: series(period, 45, 2),
-          upsert_latency_mean: series(period, 20, 2),
-          bandwidth: countSeries(period, usage.bandwidth / 30),
-          storage_series: series(period, usage.storage),
+          days: queries.map((p) => p.x.slice(0, 10)),
+          daily_query_requests: queries.map((p) => p.y),
+          daily_update_requests: updates.map((p) => p.y),
+          daily_bandwidths: queries.map((p, i) => (p.y + updates[i].y) * 2_048),
+          daily_rerank_requests: reranks.map((p) => p.y),
+          query_throughput: countSeries(period, (usage.request * 0.8) / 30),
+          update_throughput: countSeries(period, (usage.request * 0.2) / 30),
+          query_latency_mean: 12,
+          query_latency_99: 45,
+          update_latency_mean: 20,
+          update_latency_99: 70,
         },
       };
     },

@@ -6,10 +6,11 @@
  * failure one of the error family (errors.ts), with every credential this client sent redacted
  * from what the service said.
  */
-import { requireSetting, resolveSettings, type Settings } from "../config";
-import { ENDPOINTS, fillRoute, type Api, type EndpointName } from "./endpoints";
+import { requireSetting, type Settings } from "../config";
+import { ENDPOINTS, apiOf, fillRoute, type Api, type Endpoint, type EndpointName } from "./endpoints";
 import { Databases } from "./databases";
-import { apiError, redactCredentials, serviceMessageOf } from "./errors";
+import { z } from "zod";
+import { UnauthorizedError, apiError, redactCredentials, serviceMessageOf } from "./errors";
 import { FlowControl } from "./flowControl";
 import { NoAnswer, send } from "./http";
 import { MessagingAccounts } from "./messagingAccounts";
@@ -29,7 +30,7 @@ export class MgmtClient {
   /** Databases' budgets (management API). */
   readonly databases = new Databases((name, options) => this.call(name, options));
 
-  constructor(readonly settings: Settings = resolveSettings()) {}
+  constructor(readonly settings: Settings) {}
 
   /** One messaging account's flow control keys: its token (default mgmt:messagingToken) and region. */
   flowControl(target: MessagingTarget = {}): FlowControl {
@@ -54,6 +55,23 @@ export class MgmtClient {
   }
 
   // -- plumbing --------------------------------------------------------------------------------
+
+  /**
+   * The region of the account whose token one region's address refused, asked of the other
+   * regions' addresses with a read (contract: a token is valid only in its account's region), so
+   * that a declared region that is not the token's is named, not reported as a bad token.
+   */
+  private async regionOfToken(token: string | undefined, refusedIn: string | undefined): Promise<string | undefined> {
+    for (const region of MESSAGING_REGIONS.filter((r) => r !== refusedIn)) {
+      try {
+        await this.call("getGlobalParallelism", { token, region, schema: z.unknown(), noRegionLookup: true });
+        return region;
+      } catch {
+        // refused here too, or no answer: not this one, as far as can be told
+      }
+    }
+    return undefined;
+  }
 
   private baseFor(api: Api, region?: string): string {
     if (api === "management") return requireSetting(this.settings, "baseUrl", "reach the management API");
@@ -83,13 +101,14 @@ export class MgmtClient {
   }
 
   private async call<T>(name: EndpointName, options: CallOptions<T>): Promise<T> {
-    const endpoint = ENDPOINTS[name];
-    const base = new URL(this.baseFor(endpoint.api, options.region));
+    const endpoint: Endpoint = ENDPOINTS[name];
+    const api = apiOf(endpoint, options.region);
+    const base = new URL(this.baseFor(api, options.region));
     const route = fillRoute(endpoint.route, options.params);
     const query = new URLSearchParams(Object.entries(options.query ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString();
     // Not through URL's pathname setter: it would undo fillRoute's encoding of "." and "..".
     const path = `${base.pathname.replace(/\/+$/, "")}${route}${query ? `?${query}` : ""}`;
-    const headers: Record<string, string> = { authorization: this.authorization(endpoint.api, options.token), accept: "application/json" };
+    const headers: Record<string, string> = { authorization: this.authorization(api, options.token), accept: "application/json" };
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     if (body !== undefined) headers["content-type"] = "application/json";
     const s = this.settings;
@@ -98,7 +117,7 @@ export class MgmtClient {
     try {
       answer = await send({ origin: base.origin, path, method: endpoint.method, headers, body, retry: endpoint.retry, timeoutMs: s.timeoutMs, totalTimeoutMs: s.totalTimeoutMs }, s);
     } catch (err) {
-      if (err instanceof NoAnswer) throw apiError(endpoint.method, route, endpoint.api, undefined, undefined, err.code);
+      if (err instanceof NoAnswer) throw apiError(endpoint.method, route, api, undefined, undefined, err.code);
       throw err;
     }
     let json: unknown = undefined;
@@ -111,11 +130,17 @@ export class MgmtClient {
       // Redacted before the excerpt is cut (a cut could leave part of a credential) and after.
       const sent = this.credentialsSent(headers.authorization);
       const said = serviceMessageOf(json, redactCredentials(answer.text, sent));
-      throw apiError(endpoint.method, route, endpoint.api, answer.status, said === undefined ? undefined : redactCredentials(said, sent));
+      const err = apiError(endpoint.method, route, api, answer.status, said === undefined ? undefined : redactCredentials(said, sent));
+      if (!(err instanceof UnauthorizedError) || api !== "regional" || options.noRegionLookup) throw err;
+      const tokenRegion = await this.regionOfToken(options.token, options.region);
+      if (!tokenRegion) throw err;
+      const told = err.about(`${endpoint.method} ${route} failed`, `401: the token is of an account in ${tokenRegion}, not ${options.region}, and a token is valid only in its account's region`);
+      told.tokenRegion = tokenRegion;
+      throw told;
     }
     const parsed = options.schema.safeParse(json);
     if (!parsed.success) {
-      throw apiError(endpoint.method, route, endpoint.api, answer.status, `unexpected answer: ${describeIssues(parsed.error).join("; ")}`);
+      throw apiError(endpoint.method, route, api, answer.status, `unexpected answer: ${describeIssues(parsed.error).join("; ")}`);
     }
     return parsed.data;
   }

@@ -49,6 +49,13 @@ export interface Endpoint {
   readonly route: string;
   readonly retry: RetryClass;
   readonly assumed?: true;
+  /**
+   * A read of the region-less messaging API that the regional addresses answer too (contract:
+   * "where the service's own clients send them"). The client sends it to the regional address
+   * whenever it knows the account's region: there a token of an account in another region is
+   * refused (401) instead of read from, so a declared region that is not the token's shows.
+   */
+  readonly regionalToo?: true;
 }
 
 export const ENDPOINTS = {
@@ -60,14 +67,14 @@ export const ENDPOINTS = {
   deleteSearchIndex: { method: "DELETE", api: "management", route: "/v2/search/:id", retry: "idempotent", assumed: true },
   listMessagingAccounts: { method: "GET", api: "management", route: "/v2/messaging/users", retry: "idempotent" },
   updateBudget: { method: "PATCH", api: "management", route: "/v2/messaging/update-budget/:id", retry: "idempotent" },
-  getFlowControl: { method: "GET", api: "messaging", route: "/v2/flowControl/:key", retry: "idempotent" },
+  getFlowControl: { method: "GET", api: "messaging", route: "/v2/flowControl/:key", retry: "idempotent", regionalToo: true },
   resetRate: { method: "POST", api: "regional", route: "/v2/flowControl/:key/resetRate", retry: "idempotent" },
   pauseFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/pause", retry: "idempotent" },
   resumeFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/resume", retry: "idempotent", assumed: true },
   resumeQueue: { method: "POST", api: "regional", route: "/v2/queues/:queue/resume", retry: "idempotent" },
   pinFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/pin", retry: "idempotent", assumed: true },
   unpinFlowControl: { method: "POST", api: "regional", route: "/v2/flowControl/:key/unpin", retry: "idempotent", assumed: true },
-  getGlobalParallelism: { method: "GET", api: "messaging", route: "/v2/globalParallelism", retry: "idempotent", assumed: true },
+  getGlobalParallelism: { method: "GET", api: "messaging", route: "/v2/globalParallelism", retry: "idempotent", assumed: true, regionalToo: true },
   upsertQueue: { method: "POST", api: "regional", route: "/v2/queues", retry: "idempotent", assumed: true },
   getQueue: { method: "GET", api: "regional", route: "/v2/queues/:queue", retry: "idempotent", assumed: true },
   listQueues: { method: "GET", api: "regional", route: "/v2/queues", retry: "idempotent", assumed: true },
@@ -87,10 +94,15 @@ export const ENDPOINTS = {
   updateDatabaseBudget: { method: "PATCH", api: "management", route: "/v2/redis/update-budget/:id", retry: "idempotent", assumed: true },
   getDatabase: { method: "GET", api: "management", route: "/v2/redis/database/:id", retry: "idempotent", assumed: true },
   listDatabases: { method: "GET", api: "management", route: "/v2/redis/databases", retry: "idempotent", assumed: true },
-  listFlowControlKeys: { method: "GET", api: "messaging", route: "/v2/flowControl", retry: "idempotent", assumed: true },
+  listFlowControlKeys: { method: "GET", api: "messaging", route: "/v2/flowControl", retry: "idempotent", assumed: true, regionalToo: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
+
+/** The API a call of `endpoint` goes to: a `regionalToo` read goes to the region's address when the region is known. */
+export function apiOf(endpoint: Endpoint, region: string | undefined): Api {
+  return endpoint.regionalToo && region !== undefined ? "regional" : endpoint.api;
+}
 
 /** Fills `:param` placeholders, percent-encoding each value as one path segment. */
 export function fillRoute(route: string, params: Record<string, string> = {}): string {

@@ -83,6 +83,11 @@ export class NotFoundError extends ApiError {
 /** 401: the credentials were refused. */
 export class UnauthorizedError extends ApiError {
   override name = "UnauthorizedError";
+  /**
+   * A messaging token refused at one region's address but accepted at another's: its account's
+   * region (a token is valid only there, contract). Set by the client, which asks the others.
+   */
+  tokenRegion?: string;
 }
 /** 429, after the retries: the service is rate limiting. */
 export class RateLimitedError extends ApiError {

@@ -3,8 +3,9 @@ import type { Call, MessagingTarget } from "./request";
 import { FlowControlInfo, GlobalParallelism, type PinQuery } from "./schemas";
 
 /**
- * One messaging account's flow control keys (endpoints 6-8 and the contract's "Additions"). Reads
- * go to the global messaging API; changes to the account's region.
+ * One messaging account's flow control keys (endpoints 6-8 and the contract's "Additions"). Changes
+ * go to the account's regional address; reads too when the target names a region (there a token
+ * of another region's account is refused), else to the region-less address.
  */
 export class FlowControl {
   constructor(
@@ -14,11 +15,11 @@ export class FlowControl {
 
   /** All of the account's keys, as `get` reports each. */
   list(): Promise<FlowControlInfo[]> {
-    return this.call("listFlowControlKeys", { token: this.target.token, schema: z.array(FlowControlInfo) });
+    return this.call("listFlowControlKeys", { ...this.target, schema: z.array(FlowControlInfo) });
   }
   /** A key's wait list and, where the service reports them, its pause and pinned limits. */
   get(key: string): Promise<FlowControlInfo> {
-    return this.call("getFlowControl", { params: { key }, token: this.target.token, schema: FlowControlInfo });
+    return this.call("getFlowControl", { params: { key }, ...this.target, schema: FlowControlInfo });
   }
   /** Resets a key's rate counters. */
   async resetRate(key: string): Promise<void> {
@@ -43,6 +44,6 @@ export class FlowControl {
   }
   /** The account's global parallelism: its limit and how much is in use. */
   globalParallelism(): Promise<GlobalParallelism> {
-    return this.call("getGlobalParallelism", { token: this.target.token, schema: GlobalParallelism });
+    return this.call("getGlobalParallelism", { ...this.target, schema: GlobalParallelism });
   }
 }

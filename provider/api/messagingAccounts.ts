@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Call } from "./request";
-import { Ipv4Addresses, MESSAGING_PLAN_NAMES, MessagingAccountRecord, OkBody, Stats, type MessagingPlan, type StatsPeriod } from "./schemas";
+import { Ipv4Addresses, MESSAGING_PLAN_NAMES, MessagingAccountRecord, OkBody, MessagingAccountStats, type MessagingPlan, type StatsPeriod } from "./schemas";
 
 /** Messaging accounts, on the management API (endpoints 4-5 and the contract's named operations). */
 export class MessagingAccounts {
@@ -34,8 +34,8 @@ export class MessagingAccounts {
     await this.call(enabled ? "enableProdPack" : "disableProdPack", { params: { id }, schema: z.unknown() });
   }
   /** The account's usage over a period (default 1h): daily series and totals, as the service gives them. */
-  stats(id: string, period?: StatsPeriod): Promise<Stats> {
-    return this.call("getMessagingStats", { params: { id }, query: { period }, schema: Stats });
+  stats(id: string, period?: StatsPeriod): Promise<MessagingAccountStats> {
+    return this.call("getMessagingStats", { params: { id }, query: { period }, schema: MessagingAccountStats });
   }
   /** The addresses messages are delivered from (IPv4 CIDRs): what firewalls must allow. */
   ipv4Addresses(): Promise<string[]> {

@@ -13,6 +13,8 @@ export interface CallOptions<T> {
   token?: string;
   /** Regional messaging API: which region's address to use. */
   region?: string;
+  /** A refused token is not looked up in the other regions (that lookup's own calls). */
+  noRegionLookup?: true;
 }
 
 /** What the per-area verbs call: MgmtClient's `call`. */

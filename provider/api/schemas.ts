@@ -231,9 +231,52 @@ export const UnpinQuery = z
 /** Periods of the statistics endpoints (contract "The rest of the named operations"). */
 export const STATS_PERIODS = ["1h", "3h", "12h", "1d", "3d", "7d", "30d"] as const;
 export type StatsPeriod = (typeof STATS_PERIODS)[number];
-/** Statistics: fields not listed by the contract, passed through as given. */
-export const Stats = z.record(z.string(), z.unknown());
-export type Stats = z.output<typeof Stats>;
+const count = () => z.number().optional();
+const counts = () => z.array(z.number()).optional();
+const points = () => z.array(ThroughputPoint).optional();
+/** The contract says "series" without a shape: numbers per day, or `{x, y}` points. */
+const series = () => z.array(z.union([z.number(), ThroughputPoint])).optional();
+/**
+ * One index's statistics (`/v2/search/{id}/stats`), as the contract gives the service's reference:
+ * every field optional, unknown fields (more latency figures, fields added later) passed through.
+ */
+export const SearchIndexStats = z.looseObject({
+  pending_index_count: count(),
+  current_vector_count: count(),
+  vector_count: count(),
+  data_size: count(),
+  storage_usage: count(),
+  daily_query_count: count(),
+  daily_update_count: count(),
+  monthly_query_count: count(),
+  monthly_update_count: count(),
+  monthly_bandwidth_usage: count(),
+  monthly_cost: count(),
+  daily_rerank_count: count(),
+  monthly_rerank_count: count(),
+  days: z.array(z.string()).optional(),
+  daily_query_requests: counts(),
+  daily_update_requests: counts(),
+  daily_bandwidths: counts(),
+  daily_rerank_requests: counts(),
+  query_throughput: points(),
+  update_throughput: points(),
+  // Latency figures (query_latency_mean, query_latency_99, update_latency_mean, ...): passed through.
+});
+export type SearchIndexStats = z.output<typeof SearchIndexStats>;
+/** One messaging account's statistics (`/v2/messaging/stats/{id}`), as the contract gives them; unknown fields passed through. */
+export const MessagingAccountStats = z.looseObject({
+  days: z.array(z.string()).optional(),
+  daily_requests: series(),
+  daily_billings: series(),
+  daily_bandwidths: series(),
+  daily_used: series(),
+  daily_messaging_messages: series(),
+  dlq_message_count: count(),
+  daily_bandwidth_used: count(),
+  total_monthly_billing: count(),
+});
+export type MessagingAccountStats = z.output<typeof MessagingAccountStats>;
 /** Totals over all of a user's indexes (`GET /v2/search/stats`). */
 export const SearchStats = z.looseObject({
   record_count: int(),
@@ -260,13 +303,23 @@ export const SetMessagingPlanBody = z.object({ plan_name: z.enum(Object.values(M
 /** The service's outbound addresses: IPv4 CIDR strings. */
 export const Ipv4Addresses = z.array(z.string());
 
-/** A database as the budget endpoints know it; other fields may come. */
+/**
+ * A database as the budget endpoints know it (contract): `region` is always "global", where it
+ * runs is `primary_region`. Other fields may come and are passed through; never a password.
+ */
 export const DatabaseRecord = z.looseObject({
   database_id: z.string({ error: "is missing" }).min(1, "is empty"),
   database_name: z.string().optional(),
   region: z.string().optional(),
+  primary_region: z.string().optional(),
+  read_regions: z.array(z.string()).optional(),
+  type: z.string().optional(),
   state: z.string().optional(),
   budget: int().optional(),
+  creation_time: z.number().optional(),
+  endpoint: z.string().optional(),
+  port: z.number().optional(),
+  tls: z.boolean().optional(),
 });
 export type DatabaseRecord = z.output<typeof DatabaseRecord>;
 

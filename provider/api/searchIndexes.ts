@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Call } from "./request";
-import { CreateSearchIndexBody, SearchIndexRecord, SearchStats, Stats, describeIssues, type SearchType, type StatsPeriod } from "./schemas";
+import { CreateSearchIndexBody, SearchIndexRecord, SearchStats, SearchIndexStats, describeIssues, type SearchType, type StatsPeriod } from "./schemas";
 
 /** Search indexes, on the management API (endpoints 1-3 and the assumed rename, set-plan, delete). */
 export class SearchIndexes {
@@ -36,8 +36,8 @@ export class SearchIndexes {
     await this.call("resetSearchIndexTokens", { params: { id }, schema: z.unknown() });
   }
   /** An index's usage over a period (default 1h): metrics and time series, as the service gives them. */
-  stats(id: string, period?: StatsPeriod): Promise<Stats> {
-    return this.call("getSearchIndexStats", { params: { id }, query: { period }, schema: Stats });
+  stats(id: string, period?: StatsPeriod): Promise<SearchIndexStats> {
+    return this.call("getSearchIndexStats", { params: { id }, query: { period }, schema: SearchIndexStats });
   }
   /** Totals over all of this user's indexes. */
   totals(): Promise<SearchStats> {

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { Stats, StatsPeriod } from "../api/schemas";
+import type { MessagingAccountStats, StatsPeriod } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { periodArg, validArg } from "./validArgs";
 
@@ -14,7 +14,7 @@ export interface GetMessagingAccountStatsOutputArgs {
   period?: pulumi.Input<StatsPeriod>;
 }
 /** Daily series and totals, as the service gives them. */
-export type GetMessagingAccountStatsResult = Stats;
+export type GetMessagingAccountStatsResult = MessagingAccountStats;
 
 /** One messaging account's usage over a period. */
 export async function getMessagingAccountStats(args: GetMessagingAccountStatsArgs): Promise<GetMessagingAccountStatsResult> {

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { Stats, StatsPeriod } from "../api/schemas";
+import type { SearchIndexStats, StatsPeriod } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { periodArg, validArg } from "./validArgs";
 
@@ -14,7 +14,7 @@ export interface GetSearchIndexStatsOutputArgs {
   period?: pulumi.Input<StatsPeriod>;
 }
 /** Metrics and time series of `{x, y}` points, as the service gives them. */
-export type GetSearchIndexStatsResult = Stats;
+export type GetSearchIndexStatsResult = SearchIndexStats;
 
 /** One index's usage over a period. */
 export async function getSearchIndexStats(args: GetSearchIndexStatsArgs): Promise<GetSearchIndexStatsResult> {

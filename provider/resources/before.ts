@@ -10,6 +10,7 @@
  * (each provider's `read`). The create itself uses it too, rather than reading a second time.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { UnauthorizedError } from "../api/errors";
 
 /** A resource `check` has not seen before: it has no old inputs. */
 export const isNewResource = (olds: Record<string, unknown> | undefined) => !olds || Object.keys(olds).length === 0;
@@ -35,9 +36,19 @@ export async function withBefore<B>(result: pulumi.dynamic.CheckResult, olds: Re
     const before = await read();
     if (before instanceof Absent) return { inputs: result.inputs, failures: [{ property: before.property, reason: before.reason }] };
     return before === undefined ? result : { inputs: { ...result.inputs, before } };
-  } catch {
-    return result;
+  } catch (err) {
+    // A token of another region's account: the preview fails, naming both regions (messagingCalls.ts).
+    const failure = regionFailureOf(err);
+    return failure ? { inputs: result.inputs, failures: [failure] } : result;
   }
+}
+
+/**
+ * The check failure for a messaging token refused in the declared region and accepted in another
+ * (the client names that region): the declared region or the token is wrong, and the up would fail.
+ */
+export function regionFailureOf(err: unknown): pulumi.dynamic.CheckFailure | undefined {
+  return err instanceof UnauthorizedError && err.tokenRegion ? { property: "region", reason: err.message } : undefined;
 }
 
 /** A resource imported by recovery: its inputs with `before`, and nothing a create wrote yet. */

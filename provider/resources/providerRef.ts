@@ -36,7 +36,7 @@ export const PROVIDER_APIS: Record<ProviderName, readonly Api[]> = {
   messagingBudget: ["management"],
   messagingAccount: ["management"],
   databaseBudget: ["management"],
-  flowControlKey: ["messaging", "regional"],
+  flowControlKey: ["regional"],
   messagingQueue: ["regional"],
 };
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { request } from "undici";
 import { MgmtClient } from "../../provider/api/client";
-import { ApiError } from "../../provider/api/errors";
+import { ApiError, UnauthorizedError } from "../../provider/api/errors";
 import { FlowControlInfo, MessagingAccountRecord, SearchIndexRecord } from "../../provider/api/schemas";
 import { resolveSettings } from "../../provider/config";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -281,6 +281,33 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     expect([full.status, full.serviceMessage]).toEqual([412, expect.stringMatching(/queue limit reached/)]);
     await alice.queues({ region: "eu-central-1", token }).upsert({ queueName: "emails.v1", parallelism: 2, paused: false }); // existing: no new queue
     expect((await failure(alice.queues({ region: "us-east-1", token }).get("emails.v1"))).status).toBe(401);
+  });
+
+  test("reads of a key, of all keys and of the global parallelism are answered under the regional address too; a token of another region is refused there, and its account's region named", async () => {
+    const { id, token } = aliceAccount("eu-central-1");
+    seed(id);
+    const eu = alice.flowControl({ region: "eu-central-1", token });
+    expect(await eu.get("tenant:42")).toMatchObject({ flowControlKey: "tenant:42", waitListSize: 17 });
+    expect((await eu.list()).map((k) => k.flowControlKey)).toContain("tenant:42");
+    expect(await eu.globalParallelism()).toBeDefined();
+    expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /regional/eu-central-1/v2/flowControl/tenant%3A42",
+      "GET /regional/eu-central-1/v2/flowControl",
+      "GET /regional/eu-central-1/v2/globalParallelism",
+    ]);
+    emu.resetLog();
+    const err = await failure(alice.flowControl({ region: "us-east-1", token }).get("tenant:42"));
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect(err.serviceMessage).toBe("user not found in this region");
+    expect(err.message).toBe("GET /v2/flowControl/tenant%3A42 failed: 401: the token is of an account in eu-central-1, not us-east-1, and a token is valid only in its account's region");
+    expect((err as UnauthorizedError).tokenRegion).toBe("eu-central-1");
+    // The refused read, then one read at the other region's address: nothing else.
+    expect(emu.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      "GET /regional/us-east-1/v2/flowControl/tenant%3A42 401",
+      "GET /regional/eu-central-1/v2/globalParallelism 200",
+    ]);
+    // A token valid nowhere is not given a region.
+    expect(((await failure(alice.flowControl({ region: "us-east-1", token: "not-a-token" }).get("tenant:42"))) as UnauthorizedError).tokenRegion).toBeUndefined();
   });
 
   test("another user's token cannot see this account's keys", async () => {

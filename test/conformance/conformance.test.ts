@@ -91,6 +91,7 @@ const DATABASE_FIELDS: Record<string, "string" | "integer"> = {
   database_id: "string",
   database_name: "string",
   region: "string",
+  primary_region: "string",
   state: "string",
   budget: "integer",
 };
@@ -360,23 +361,60 @@ const getAccount = async (id: string) => {
 /** The record's limits: the fields beginning with `max_` (spec 2.2). */
 const limitsOf = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([k]) => k.startsWith("max_")));
 
-/** Statistics of an index: numbers and time series of {x, y} points (contract). */
-function expectIndexStats(body: unknown): void {
+/** What each listed statistics field is (contract "Shapes of those reads"); unlisted fields may come. */
+type StatsShape = "number" | "strings" | "numbers" | "points" | "series";
+const INDEX_STATS_FIELDS: Record<string, StatsShape> = {
+  pending_index_count: "number",
+  current_vector_count: "number",
+  vector_count: "number",
+  data_size: "number",
+  storage_usage: "number",
+  daily_query_count: "number",
+  daily_update_count: "number",
+  monthly_query_count: "number",
+  monthly_update_count: "number",
+  monthly_bandwidth_usage: "number",
+  monthly_cost: "number",
+  daily_rerank_count: "number",
+  monthly_rerank_count: "number",
+  days: "strings",
+  daily_query_requests: "numbers",
+  daily_update_requests: "numbers",
+  daily_bandwidths: "numbers",
+  daily_rerank_requests: "numbers",
+  query_throughput: "points",
+  update_throughput: "points",
+};
+const ACCOUNT_STATS_FIELDS: Record<string, StatsShape> = {
+  days: "strings",
+  daily_requests: "series",
+  daily_billings: "series",
+  daily_bandwidths: "series",
+  daily_used: "series",
+  daily_messaging_messages: "series",
+  dlq_message_count: "number",
+  daily_bandwidth_used: "number",
+  total_monthly_billing: "number",
+};
+
+const isPoint = (p: unknown) => typeOf(p) === "object" && (p as { x?: unknown }).x !== undefined && typeof (p as { y?: unknown }).y === "number";
+const SHAPE_OK: Record<StatsShape, (v: unknown) => boolean> = {
+  number: (v) => typeof v === "number",
+  strings: (v) => Array.isArray(v) && v.every((x) => typeof x === "string"),
+  numbers: (v) => Array.isArray(v) && v.every((x) => typeof x === "number"),
+  points: (v) => Array.isArray(v) && v.every(isPoint),
+  // "series" without a shape: numbers, or {x, y} points.
+  series: (v) => Array.isArray(v) && v.every((x) => typeof x === "number" || isPoint(x)),
+};
+
+/** Statistics: every field the contract lists, each of its shape (fields are optional on read, but these are the ones a user reads). */
+function expectStats(body: unknown, fields: Record<string, StatsShape>): void {
   expect(typeOf(body)).toBe("object");
-  const problems: string[] = [];
-  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-    if (typeof value === "number") continue;
-    if (!Array.isArray(value)) {
-      problems.push(`${name}: expected a number or a series, got ${typeOf(value)}`);
-      continue;
-    }
-    for (const point of value) {
-      const p = point as { x?: unknown; y?: unknown };
-      if (typeOf(point) !== "object" || p.x === undefined || typeof p.y !== "number") problems.push(`${name}: ${JSON.stringify(point)} is not an {x, y} point`);
-    }
-  }
+  const record = body as Record<string, unknown>;
+  const problems = Object.entries(fields).filter(([name, shape]) => !SHAPE_OK[shape](record[name])).map(([name, shape]) => `${name}: expected ${shape}, got ${JSON.stringify(record[name])?.slice(0, 60)}`);
   expect(problems).toEqual([]);
 }
+const expectIndexStats = (body: unknown) => expectStats(body, INDEX_STATS_FIELDS);
 
 describe("search indexes: the assumed token reset and statistics", () => {
   test("GET /v2/search/stats: 200, the user's totals (integers and a number for billing), not a search for an index with the id 'stats'", async () => {
@@ -474,9 +512,9 @@ describe("messaging accounts: the assumed get one, token rotation, plan, product
     for (const period of STATS_PERIODS) {
       const a = await mgmt("GET", `/v2/messaging/stats/${account.id}?period=${period}`);
       expect(a.status).toBe(200);
-      expect(typeOf(a.body)).toBe("object");
+      expectStats(a.body, ACCOUNT_STATS_FIELDS);
     }
-    expect(typeOf((await mgmt("GET", `/v2/messaging/stats/${account.id}`)).body)).toBe("object");
+    expectStats((await mgmt("GET", `/v2/messaging/stats/${account.id}`)).body, ACCOUNT_STATS_FIELDS);
     for (const period of ["2h", "1w", ""]) expectError(await mgmt("GET", `/v2/messaging/stats/${account.id}?period=${period}`), 400, /period/);
     expectError(await mgmt("GET", "/v2/messaging/stats/no-such-account?period=1h"), 404, /not found/);
     if (t.otherUser) expectError(await mgmt("GET", `/v2/messaging/stats/${account.id}?period=1h`, undefined, t.otherUser), 404, /not found/);
@@ -575,11 +613,13 @@ describe("databases (assumed budget operations)", () => {
     const a = await mgmt("GET", "/v2/redis/databases");
     expect(a.status).toBe(200);
     expect(Array.isArray(a.body)).toBe(true);
-    const databases = a.body as { database_id: string }[];
+    const databases = a.body as { database_id: string; region?: string }[];
     // The emulator seeds databases; a service's user may have none.
     if (t.kind === "emulator") expect(databases.length).toBeGreaterThan(0);
     for (const listed of databases) {
       expectFields(listed, DATABASE_FIELDS);
+      // Contract: a database's region is always "global"; where it runs is primary_region.
+      expect(listed.region).toBe("global");
       const got = await mgmt("GET", `/v2/redis/database/${listed.database_id}`);
       expect(got.status).toBe(200);
       expectFields(got.body, DATABASE_FIELDS);

@@ -48,8 +48,10 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   expect(account.keys["tenant-b"].paused).toBe(false);
   expect(account.queues.emails).toEqual({ paused: true, resumes: 0 }); // no trigger: nothing to do
   expect(apiCalls(env.emu)).toEqual({
-    "GET /messaging/v2/flowControl/:key": 2,
+    "GET /regional/:region/v2/flowControl/:key": 2,
     "POST /regional/:region/v2/flowControl/:key/pause": 1,
+    // The new queue reads nothing of its own: one read at the declared region's address checks the token's region.
+    "GET /regional/:region/v2/globalParallelism": 1,
   });
 
   // Nothing changed: no call at all.
@@ -134,11 +136,6 @@ describe("service errors name the key or queue, the action and the answer, and c
   test.each([
     ["an unknown key", { flowControlKeys: [{ key: "ghost", paused: true }] }, /could not read the wait list of flow control key "ghost" in eu-central-1: the service answered 404: flow control key ghost not found/],
     ["an unknown queue", { queues: [{ name: "ghost", resumeTrigger: 1 }] }, /could not resume queue "ghost" in eu-central-1: the service answered 404: queue ghost not found/],
-    [
-      "a token of another region",
-      { region: "us-east-1" as const, flowControlKeys: [{ key: "tenant-a", paused: true }] },
-      /could not pause flow control key "tenant-a" in us-east-1: the service answered 401: user not found in this region \(is the token for an account in this region\?\)/,
-    ],
   ])("%s", async (_label, extra, message) => {
     const { token, account } = seeded();
     const before = JSON.stringify(account.keys) + JSON.stringify(account.queues);
@@ -146,6 +143,27 @@ describe("service errors name the key or queue, the action and the answer, and c
     await expect(s.up()).rejects.toThrow(message);
     expect(JSON.stringify(account.keys) + JSON.stringify(account.queues)).toBe(before);
   });
+});
+
+test.each([
+  ["a key", { flowControlKeys: [{ key: "tenant-a", paused: true }] }, `could not read the wait list of flow control key "tenant-a"`],
+  ["a declared queue", { queues: [{ name: "emails", parallelism: 2 }] }, `could not read queue "emails"`],
+  ["a queue resumed on a trigger", { queues: [{ name: "reports", resumeTrigger: 1 }] }, `could not check the token of queue "reports"`],
+])("a declared region that is not the token's account's (%s): the preview and the up refuse, naming both regions, and nothing is written", async (_kind, declared, what) => {
+  const { token, account } = seeded();
+  const before = JSON.stringify(account.keys) + JSON.stringify(account.queues);
+  const s = await env.stack({ program: programOf(() => ({ region: "us-east-1", token, ...declared })) });
+  const why = new RegExp(
+    `property region value {us-east-1} has a problem: ${what}: it is declared in us-east-1, but the token is of an account in eu-central-1, and a token is valid only in its account's region: declare region "eu-central-1", or give the token of an account in us-east-1`,
+  );
+  for (const run of [() => s.stack.preview(), () => s.up()]) {
+    env.emu.resetLog();
+    const failed = await run().then(() => undefined, (err: Error) => err.message);
+    expect(failed).toMatch(why);
+    expect(failed).not.toContain(token);
+    expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  }
+  expect(JSON.stringify(account.keys) + JSON.stringify(account.queues)).toBe(before);
 });
 
 describe("bad keys and queue names fail at preview with no API call", () => {

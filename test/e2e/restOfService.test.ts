@@ -208,7 +208,9 @@ test("DatabaseBudget: checks at preview, sets the budget, refresh shows drift, d
 
   await s.up();
   expect((await env.client.databases.get(db)).budget).toBe(500);
-  expect((await exported(s, DATABASE_BUDGET))[0].outputs).toMatchObject({ databaseId: db, budget: 500, previousBudget: 300 });
+  // `region` says where the database runs: the service's primary_region, not its "global".
+  const primary = (await env.client.databases.get(db)).primary_region;
+  expect((await exported(s, DATABASE_BUDGET))[0].outputs).toMatchObject({ databaseId: db, budget: 500, previousBudget: 300, region: primary });
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
 
   await env.client.databases.setBudget(db, 900); // out of band
@@ -253,8 +255,10 @@ test("the issue's program: rotate an index's and an account's tokens, set plan a
   expect(up.outputs.ipv4.value.addresses.length).toBeGreaterThan(0);
   for (const cidr of up.outputs.ipv4.value.addresses) expect(cidr).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
   expect(Object.keys(up.outputs.searchStats.value).sort()).toEqual(["bandwidth", "billing", "recordCount", "request", "rerankCount", "storage"]);
-  expect(typeof up.outputs.indexStats.value).toBe("object");
-  expect(typeof up.outputs.accountStats.value).toBe("object");
+  // The service's fields, passed through as it gives them (contract "Shapes of those reads").
+  expect(up.outputs.indexStats.value).toMatchObject({ current_vector_count: expect.any(Number), monthly_cost: expect.any(Number), days: expect.any(Array), query_throughput: expect.any(Array) });
+  expect(up.outputs.accountStats.value).toMatchObject({ total_monthly_billing: expect.any(Number), dlq_message_count: expect.any(Number), daily_requests: expect.any(Array) });
+  expect(up.outputs.databases.value[0]).toMatchObject({ region: "global", primaryRegion: expect.stringMatching(/^(eu-west-1|us-east-1)$/) });
   expect(up.outputs.sameAccount.secret).toBe(true); // it carries the tokens
   expect(up.outputs.sameAccount.value.id).toBe(info.id);
   expect(up.outputs.keys.value.map((k: { flowControlKey: string }) => k.flowControlKey)).toContain("tenant-brand-new");

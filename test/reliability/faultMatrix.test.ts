@@ -54,7 +54,7 @@ const R = {
   deleteIndex: { method: "DELETE", path: "^/v2/search/", route: "DELETE /v2/search/:id" },
   listAccounts: { method: "GET", path: "^/v2/messaging/users$", route: "GET /v2/messaging/users" },
   budget: { method: "PATCH", path: "/update-budget/", route: "PATCH /v2/messaging/update-budget/:id" },
-  waitList: { method: "GET", path: "/messaging/v2/flowControl/", route: "GET /messaging/v2/flowControl/:key" },
+  waitList: { method: "GET", path: "/v2/flowControl/[^/]+$", route: "GET /regional/:region/v2/flowControl/:key" },
   pause: { method: "POST", path: "/flowControl/[^/]+/pause$", route: "POST /regional/:region/v2/flowControl/:key/pause" },
   lift: { method: "POST", path: "/flowControl/[^/]+/resume$", route: "POST /regional/:region/v2/flowControl/:key/resume" },
   resetRate: { method: "POST", path: "/resetRate$", route: "POST /regional/:region/v2/flowControl/:key/resetRate" },

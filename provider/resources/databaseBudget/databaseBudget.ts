@@ -19,7 +19,7 @@ export class DatabaseBudget extends pulumi.dynamic.Resource {
   declare readonly budget: pulumi.Output<number>;
   /** The budget the database had before this resource took it over; restored on delete while the database still has the stack's value. */
   declare readonly previousBudget: pulumi.Output<number>;
-  /** The database's name, region and state as last read. */
+  /** The database's name, where it runs (the service's `primary_region`) and its state, as last read. */
   declare readonly databaseName: pulumi.Output<string | undefined>;
   declare readonly region: pulumi.Output<string | undefined>;
   declare readonly state: pulumi.Output<string | undefined>;

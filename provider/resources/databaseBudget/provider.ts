@@ -17,5 +17,5 @@ export const databaseBudgetProvider = budgetProvider<"databaseId", DatabaseRecor
   isLive: () => true,
   budgetOf: (d) => d.budget,
   setBudget: (client, id, value) => client.databases.setBudget(id, value),
-  details: (d) => Object.fromEntries(Object.entries({ databaseName: d.database_name, region: d.region, state: d.state }).filter(([, v]) => v !== undefined)),
+  details: (d) => Object.fromEntries(Object.entries({ databaseName: d.database_name, region: d.primary_region ?? d.region, state: d.state }).filter(([, v]) => v !== undefined)),
 }, Inputs);

@@ -21,9 +21,9 @@ import type { MgmtClient } from "../../api/client";
 import { NotFoundError } from "../../api/errors";
 import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schemas";
 import { apiClient } from "../../runtime";
-import { isRecovered, withBefore } from "../before";
+import { isNewResource, isRecovered, withBefore } from "../before";
 import { goneIfNotFound, latestToken } from "../identity";
-import { act, assertSameAccount, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
+import { act, assertSameAccount, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../providerRef";
 import { checkWithSettings, isUnknown } from "../validation";
@@ -199,11 +199,17 @@ const rethrow = (err: unknown): never => {
 export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, KeyOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(KeyInputs, news, PROVIDER_APIS.flowControlKey, news.token);
-    return withBefore(result, olds, async () => {
-      const { key, token, pin } = result.inputs;
-      if (isUnknown(key) || isUnknown(token) || isUnknown(pin)) return undefined;
-      return readBefore(apiClient(), result.inputs as KeyInputs, () => apiClient().flowControl({ token }).get(key));
+    const { key, token, pin, region } = news;
+    const known = ![key, token, pin, region].some(isUnknown);
+    const checked = await withBefore(result, olds, async () => {
+      if (!known) return undefined;
+      // Read at the declared region's address: a token of another region's account is refused there.
+      return readBefore(apiClient(), news, () => readKey(apiClient(), { key, region, token }));
     });
+    // A key that exists moved to another region or token: checked before the up acts there.
+    if (checked.failures?.length || !known || isNewResource(olds) || (olds.region === region && olds.token === token)) return checked;
+    const failure = await regionProblem(apiClient(), keyLabel(key), { region, token });
+    return failure ? { inputs: checked.inputs, failures: [failure] } : checked;
   },
 
   // Compares the declared state with the recorded one, which refresh keeps up to date: no call.

@@ -21,9 +21,9 @@ import type { MgmtClient } from "../../api/client";
 import { NotFoundError } from "../../api/errors";
 import type { QueueRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
-import { isRecovered, withBefore } from "../before";
+import { isNewResource, isRecovered, withBefore } from "../before";
 import { goneIfNotFound, latestToken } from "../identity";
-import { act, assertSameAccount, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
+import { act, assertSameAccount, regionProblem, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../providerRef";
 import { checkWithSettings, isUnknown } from "../validation";
@@ -156,11 +156,18 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
       });
     }
     if (failures.length > 0) return { inputs: news, failures };
-    return withBefore(result, olds, async () => {
-      const { region, queue, token, parallelism, paused } = news;
-      if ([region, queue, token, parallelism, paused].some(isUnknown) || !readsFirst(news as QueueInputs)) return undefined;
-      return beforeOf(await readQueue(apiClient(), { region: region as QueueInputs["region"], queue: queue as string, token: token as string | undefined }));
+    const { region, queue, token, parallelism, paused } = news;
+    const known = ![region, queue, token, parallelism, paused].some(isUnknown);
+    const checked = await withBefore(result, olds, async () => {
+      if (!known || !readsFirst(news)) return undefined;
+      return beforeOf(await readQueue(apiClient(), { region, queue, token }));
     });
+    // Where check read nothing at the declared region's address (a queue only resumed on a trigger,
+    // or one moved to another region or token), one read there refuses another region's token.
+    const moved = !isNewResource(olds) && (olds.region !== region || olds.token !== token);
+    if (checked.failures?.length || !known || !(moved || (isNewResource(olds) && !readsFirst(news)))) return checked;
+    const failure = await regionProblem(apiClient(), queueLabel(queue), { region, token });
+    return failure ? { inputs: checked.inputs, failures: [failure] } : checked;
   },
 
   // Declared state against recorded state (refresh keeps it current): no call.
