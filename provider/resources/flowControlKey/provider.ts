@@ -25,7 +25,7 @@ import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
 import { act, assertSameAccount, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown } from "../validation";
 import { KeyInputs, keyId, type KeyBefore, type KeyOutputs, type KeyProvenance, type Pin, type PinPart } from "./schema";
 

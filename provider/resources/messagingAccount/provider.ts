@@ -26,7 +26,7 @@ import { claim } from "../claims";
 import { believeGone, managementIdentity, recordRotation, type ManagedObject } from "../identity";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, readInputs } from "../validation";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 

@@ -25,7 +25,7 @@ import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
 import { act, assertSameAccount, regionProblem, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown } from "../validation";
 import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
 

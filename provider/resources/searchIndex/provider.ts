@@ -21,7 +21,7 @@ import { believeGone, managementIdentity, type ManagedObject } from "../identity
 import { applyToSharedList, sharedList } from "../sharedList";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
 

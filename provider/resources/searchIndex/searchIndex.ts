@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ifFound } from "../../api/errors";
 import type { Reported, SearchRegion, SearchType } from "../../api/schemas";
 import { getSearchIndex, type GetSearchIndexResult } from "../../functions/getSearchIndex";
-import { providerFor } from "../providerRef";
+import { providerFor } from "../serializedProvider";
 import type { SearchIndexOutputs, SearchIndexTokens } from "./schema";
 
 export type { SearchIndexOutputs, SearchIndexTokens } from "./schema";
