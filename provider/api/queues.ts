@@ -14,6 +14,7 @@ export class Queues {
   async upsert(body: UpsertQueueBody): Promise<void> {
     const parsed = UpsertQueueBody.safeParse(body);
     if (!parsed.success) throw new UserError(`invalid queue: ${describeIssues(parsed.error).join("; ")}`);
+    // The contract gives the status (200), not a body: whatever comes is not read.
     await this.call("upsertQueue", { body: parsed.data, ...this.target, schema: z.unknown() });
   }
   /** One queue; NotFoundError when the account has none of that name. */
@@ -26,6 +27,7 @@ export class Queues {
   }
   /** Deletes a queue and the messages waiting in it. */
   async delete(queue: string): Promise<void> {
+    // As for upsert: a 200 with no body the contract names.
     await this.call("deleteQueue", { params: { queue }, ...this.target, schema: z.unknown() });
   }
   /** Pauses a queue; pausing a paused queue changes nothing. */
