@@ -18,7 +18,7 @@ import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
 import { searchHandlers } from "./routes/search";
 import { installTestControls, type TestControlsHost } from "./routes/testControls";
-import { newAccount, saveData, seedData, seedDatabases, type Account, type Data, type Database, type SeedUser, type User } from "./state";
+import { newAccount, saveData, seedData, type Account, type Data, type Database, type SeedUser, type User } from "./state";
 export type { SeedUser } from "./state";
 
 export const API_PREFIX: Record<Api, string> = {
@@ -48,8 +48,6 @@ export class Emulator implements TestControlsHost {
 
   constructor(private readonly options: EmulatorServerOptions = {}) {
     this.data = options.data ?? seedData();
-    // Data from before databases existed (loadData fills them in too): the seed's, per user.
-    this.data.databases ??= this.data.users.flatMap(seedDatabases);
     this.placement = { ...options.placement };
     this.seededAccounts = new Map(this.data.accounts.map((a) => [a.record.id, structuredClone(a.record)]));
     this.seededDatabases = structuredClone(this.data.databases);

@@ -300,18 +300,18 @@ export function seedData(): Data {
   return { users, indexes: [], accounts, databases: users.flatMap(seedDatabases) };
 }
 
-/**
- * A data file written before databases existed has none: its users get the seed's two each, as
- * a fresh start would give them.
- */
+/** The data a `--data` file holds; undefined when there is no file yet (a fresh start writes one). */
 export function loadData(file: string): Data | undefined {
+  let data: Data;
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as Omit<Data, "databases"> & { databases?: Database[] };
-    return { ...data, databases: data.databases ?? data.users.flatMap(seedDatabases) };
+    data = JSON.parse(readFileSync(file, "utf8")) as Data;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new Error(`cannot read emulator data file ${file}: ${(err as Error).message}`);
   }
+  // A file of an emulator older than the database budgets: not filled in, which would hide that it is stale.
+  if (!Array.isArray(data.databases)) throw new Error(`emulator data file ${file} has no databases (an older emulator wrote it): delete it, or give another --data file`);
+  return data;
 }
 
 /** Write-then-rename, so a crash mid-write never leaves a torn file behind. */

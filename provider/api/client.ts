@@ -7,7 +7,7 @@
  * from what the service said.
  */
 import { requireSetting, type Settings } from "../config";
-import { ENDPOINTS, apiOf, fillRoute, type Api, type Endpoint, type EndpointName } from "./endpoints";
+import { ENDPOINTS, apiOf, type Api, type Endpoint, type EndpointName } from "./endpoints";
 import { Databases } from "./databases";
 import { z } from "zod";
 import { UnauthorizedError, apiError, redactCredentials, serviceMessageOf } from "./errors";
@@ -15,9 +15,10 @@ import { FlowControl } from "./flowControl";
 import { NoAnswer, send } from "./http";
 import { MessagingAccounts } from "./messagingAccounts";
 import { Queues } from "./queues";
-import type { CallOptions, MessagingTarget } from "./request";
+import { fillRoute, type CallOptions, type MessagingTarget } from "./request";
 import { MESSAGING_REGIONS, describeIssues } from "./schemas";
 import { SearchIndexes } from "./searchIndexes";
+import { UserError } from "../userError";
 
 export { closeAllPools } from "./http";
 export type { MessagingTarget } from "./request";
@@ -77,7 +78,7 @@ export class MgmtClient {
     if (api === "management") return requireSetting(this.settings, "baseUrl", "reach the management API");
     if (api === "messaging") return requireSetting(this.settings, "messagingUrl", "reach the messaging API");
     if (!region || !(MESSAGING_REGIONS as readonly string[]).includes(region)) {
-      throw new Error(`region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
+      throw new UserError(`region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
     }
     return requireSetting(this.settings, "regionalMessagingUrl", "reach the regional messaging API").replace("{region}", region);
   }

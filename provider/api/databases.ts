@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Call } from "./request";
-import { DatabaseRecord } from "./schemas";
+import { DatabaseRecord, OkBody } from "./schemas";
 
 /** Databases' budgets, on the management API (contract: the databases themselves are not managed here). */
 export class Databases {
@@ -16,6 +16,6 @@ export class Databases {
   }
   /** Sets a database's monthly budget in whole dollars (0: no limit). */
   async setBudget(id: string, budget: number): Promise<void> {
-    await this.call("updateDatabaseBudget", { params: { id }, body: { budget }, schema: z.unknown() });
+    await this.call("updateDatabaseBudget", { params: { id }, body: { budget }, schema: OkBody });
   }
 }

@@ -103,13 +103,3 @@ export type EndpointName = keyof typeof ENDPOINTS;
 export function apiOf(endpoint: Endpoint, region: string | undefined): Api {
   return endpoint.regionalToo && region !== undefined ? "regional" : endpoint.api;
 }
-
-/** Fills `:param` placeholders, percent-encoding each value as one path segment. */
-export function fillRoute(route: string, params: Record<string, string> = {}): string {
-  return route.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`route ${route} needs parameter ${name}`);
-    // encodeURIComponent leaves '.' alone: '..' would still climb a path level.
-    return value === "." || value === ".." ? value.replace(/\./g, "%2E") : encodeURIComponent(value);
-  });
-}

@@ -62,10 +62,6 @@ export class ApiError extends UserError {
     return copy;
   }
 
-  get isNotFound(): boolean {
-    return this instanceof NotFoundError;
-  }
-
   /**
    * The request may or may not have taken effect: no answer at all, or a server failure (a 503
    * can come from a proxy after the service committed). Only a definite 4xx proves nothing
@@ -76,7 +72,7 @@ export class ApiError extends UserError {
   }
 }
 
-/** 404: the object does not exist for these credentials (identity.ts decides whether that means gone). */
+/** 404: the object does not exist for these credentials (isNotFound; identity.ts decides whether that means gone). */
 export class NotFoundError extends ApiError {
   override name = "NotFoundError";
 }
@@ -100,6 +96,24 @@ export class AmbiguousError extends ApiError {
 /** Any other 4xx (400, 409, 412, ...): a definite refusal, nothing happened. */
 export class RefusedError extends ApiError {
   override name = "RefusedError";
+}
+
+/**
+ * The one not-found predicate: a 404 of the service, also after `about()`. Whether that proves
+ * an object of the stack gone is identity.ts's to decide (`believeGone`).
+ */
+export function isNotFound(err: unknown): err is NotFoundError {
+  return err instanceof NotFoundError;
+}
+
+/** The one "get, or undefined on 404": the request's value, undefined when the service has no such object; any other failure stands. */
+export async function ifFound<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
 }
 
 /** The error of one failed request, of its kind. */

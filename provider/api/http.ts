@@ -12,6 +12,7 @@
 import { Buffer } from "node:buffer";
 import { Pool, interceptors, type Dispatcher } from "undici";
 import type { RetryClass } from "./endpoints";
+import { MgmtError } from "../userError";
 
 /** Errors after which the request surely never reached the service. */
 const NOT_SENT = ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"];
@@ -195,8 +196,11 @@ export interface HttpAnswer {
   text: string;
 }
 
-/** The transport failure of a request that got no answer: undici's code, or "total timeout". */
-export class NoAnswer extends Error {
+/**
+ * The transport failure of a request that got no answer: undici's code, or "total timeout". It
+ * never reaches a user: the client turns it into the AmbiguousError of the call.
+ */
+export class NoAnswer extends MgmtError {
   constructor(readonly code: string) {
     super(`no answer (${code})`);
   }

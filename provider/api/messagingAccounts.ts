@@ -16,7 +16,7 @@ export class MessagingAccounts {
   }
   /** Sets an account's monthly budget in whole dollars (0: no limit). */
   async setBudget(id: string, budget: number): Promise<void> {
-    await this.call("updateBudget", { params: { id }, body: { budget }, schema: OkBody.or(z.unknown()) });
+    await this.call("updateBudget", { params: { id }, body: { budget }, schema: OkBody });
   }
   /**
    * Replaces the account's tokens (the old ones stop working at once) and answers the record with
@@ -27,11 +27,11 @@ export class MessagingAccounts {
   }
   /** Moves the account to a paid or fixed plan; there is no way back to free. */
   async setPlan(id: string, plan: MessagingPlan): Promise<void> {
-    await this.call("setMessagingPlan", { params: { id }, body: { plan_name: MESSAGING_PLAN_NAMES[plan] }, schema: z.unknown() });
+    await this.call("setMessagingPlan", { params: { id }, body: { plan_name: MESSAGING_PLAN_NAMES[plan] }, schema: OkBody });
   }
   /** Turns the production pack on or off; either twice changes nothing. */
   async setProdPack(id: string, enabled: boolean): Promise<void> {
-    await this.call(enabled ? "enableProdPack" : "disableProdPack", { params: { id }, schema: z.unknown() });
+    await this.call(enabled ? "enableProdPack" : "disableProdPack", { params: { id }, schema: OkBody });
   }
   /** The account's usage over a period (default 1h): daily series and totals, as the service gives them. */
   stats(id: string, period?: StatsPeriod): Promise<MessagingAccountStats> {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { EndpointName } from "./endpoints";
+import { InternalError } from "../userError";
 
 /** One call of an endpoint of the table (endpoints.ts), as the per-area verbs describe it. */
 export interface CallOptions<T> {
@@ -26,4 +27,18 @@ export interface MessagingTarget {
   token?: string;
   /** The account's region: needed by the regional endpoints (pause, pin, queues...). */
   region?: string;
+}
+
+/**
+ * Fills `:param` placeholders, percent-encoding each value as one path segment. (Here, not in
+ * endpoints.ts: the emulator reads that table, and this needs the error family, which needs the
+ * Pulumi SDK.)
+ */
+export function fillRoute(route: string, params: Record<string, string> = {}): string {
+  return route.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new InternalError(`route ${route} needs parameter ${name}`);
+    // encodeURIComponent leaves '.' alone: '..' would still climb a path level.
+    return value === "." || value === ".." ? value.replace(/\./g, "%2E") : encodeURIComponent(value);
+  });
 }

@@ -324,6 +324,7 @@ export const DatabaseRecord = z.looseObject({
 export type DatabaseRecord = z.output<typeof DatabaseRecord>;
 
 export const ErrorBody = z.object({ error: z.string() });
+/** The body of every write the contract answers with the JSON string "OK"; anything else is not the service's answer. */
 export const OkBody = z.literal("OK");
 
 // ---------------------------------------------------------------------------------------------

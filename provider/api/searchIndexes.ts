@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Call } from "./request";
-import { CreateSearchIndexBody, SearchIndexRecord, SearchStats, SearchIndexStats, describeIssues, type SearchType, type StatsPeriod } from "./schemas";
+import { CreateSearchIndexBody, OkBody, SearchIndexRecord, SearchStats, SearchIndexStats, describeIssues, type SearchType, type StatsPeriod } from "./schemas";
+import { UserError } from "../userError";
 
 /** Search indexes, on the management API (endpoints 1-3 and the assumed rename, set-plan, delete). */
 export class SearchIndexes {
@@ -9,7 +10,7 @@ export class SearchIndexes {
   /** Creates an index. Not harmless to resend: the caller reconciles by name after an ambiguous answer. */
   async create(body: CreateSearchIndexBody): Promise<SearchIndexRecord> {
     const parsed = CreateSearchIndexBody.safeParse(body);
-    if (!parsed.success) throw new Error(`invalid search index: ${describeIssues(parsed.error).join("; ")}`);
+    if (!parsed.success) throw new UserError(`invalid search index: ${describeIssues(parsed.error).join("; ")}`);
     return this.call("createSearchIndex", { body: parsed.data, schema: SearchIndexRecord });
   }
   /** One index by id, tokens included; NotFoundError when this user has none with that id. */
@@ -22,18 +23,18 @@ export class SearchIndexes {
   }
   /** Renames an index in place. */
   async rename(id: string, name: string): Promise<void> {
-    await this.call("renameSearchIndex", { params: { id }, body: { name }, schema: z.unknown() });
+    await this.call("renameSearchIndex", { params: { id }, body: { name }, schema: OkBody });
   }
   /** Moves an index to another plan in place. */
   async setPlan(id: string, plan: SearchType): Promise<void> {
-    await this.call("setSearchIndexPlan", { params: { id }, body: { target_plan: plan }, schema: z.unknown() });
+    await this.call("setSearchIndexPlan", { params: { id }, body: { target_plan: plan }, schema: OkBody });
   }
   /**
    * Replaces both tokens of an index (the old ones stop working at once); the answer does not
    * carry the new ones: read them with `get`. Not harmless to resend: compare tokens first.
    */
   async resetTokens(id: string): Promise<void> {
-    await this.call("resetSearchIndexTokens", { params: { id }, schema: z.unknown() });
+    await this.call("resetSearchIndexTokens", { params: { id }, schema: OkBody });
   }
   /** An index's usage over a period (default 1h): metrics and time series, as the service gives them. */
   stats(id: string, period?: StatsPeriod): Promise<SearchIndexStats> {
@@ -45,6 +46,6 @@ export class SearchIndexes {
   }
   /** Deletes an index and its data. */
   async delete(id: string): Promise<void> {
-    await this.call("deleteSearchIndex", { params: { id }, schema: z.unknown() });
+    await this.call("deleteSearchIndex", { params: { id }, schema: OkBody });
   }
 }

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
+import { InternalError } from "../userError";
 
 /** The root of the installed pulumi-mgmt package (this repository when developing). */
 export const PACKAGE_ROOT = packageRoot(__dirname);
@@ -14,7 +15,7 @@ function packageRoot(from: string): string {
     const manifest = path.join(dir, "package.json");
     if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "pulumi-mgmt") return dir;
   }
-  throw new Error(`cannot find the pulumi-mgmt package above ${from}`);
+  throw new InternalError(`cannot find the pulumi-mgmt package above ${from}`);
 }
 
 /**

@@ -9,6 +9,7 @@ import { SETTINGS_KEYS, type SettingName } from "../config";
 import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
 import { leanDestroy, leanRefresh, leanUp } from "./leanOps";
+import { UserError } from "../userError";
 
 const fileUrl = (dir: string) => `file://${path.resolve(dir)}`;
 
@@ -70,7 +71,7 @@ export interface MgmtStack {
 }
 
 /** No secrets provider was chosen: the message says what to set. */
-export class SecretsProviderError extends Error {
+export class SecretsProviderError extends UserError {
   override readonly name = "SecretsProviderError";
 }
 
@@ -118,7 +119,7 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
       { ...wsOptions, projectSettings: { name: projectName, runtime: "nodejs", main: providerHostDir(), backend: { url: backendUrl } } },
     );
   } else {
-    if (!options.workDir) throw new Error("mgmtStack needs either program or workDir");
+    if (!options.workDir) throw new UserError("mgmtStack needs either program (an inline program) or workDir (a project folder): give one");
     stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: options.workDir }, wsOptions);
   }
   const config = { ...mgmtConfigMap(options.mgmt ?? {}), ...options.config };
@@ -127,7 +128,7 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
       // The failed command's text holds the values given with --secret: only the engine's reason goes on.
       const reason = engineReason(err);
       const hint = /incorrect passphrase/.test(reason) ? ` (stack "${stackName}" was created with another passphrase: use that one, or another stack or backend)` : "";
-      throw new Error(`could not set the config of stack "${stackName}": ${reason}${hint}`);
+      throw new UserError(`could not set the config of stack "${stackName}": ${reason}${hint}`);
     });
   }
   return {

@@ -9,6 +9,7 @@
 import { parseArgs } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { engineReason, pulumiCommand, recoverPendingCreates } from "../automation";
+import { UserError } from "../userError";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { stack: { type: "string" }, cwd: { type: "string", default: "." }, help: { type: "boolean", short: "h" } } });
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   }
   const ws = await LocalWorkspace.create({ workDir: values.cwd, pulumiCommand: await pulumiCommand() });
   const stackName = values.stack ?? (await ws.stack())?.name;
-  if (!stackName) throw new Error("no stack selected: pass --stack NAME");
+  if (!stackName) throw new UserError("no stack selected: pass --stack NAME");
   const stack = await LocalWorkspace.selectStack({ stackName, workDir: values.cwd! }, { pulumiCommand: await pulumiCommand() });
   const report = await recoverPendingCreates(stack);
   for (const i of report.imported) console.log(`imported  ${i.urn}  (${i.name}, id ${i.id})`);

@@ -11,15 +11,16 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { UserError } from "../userError";
 
 /** The package root: this file is dist/provider/cli/template.js. */
 const ROOT = path.resolve(__dirname, "../../..");
 const TEMPLATE = path.join(ROOT, "examples/new-project");
 
 export function writeTemplate(out: string, packageSpec?: string): string {
-  if (!existsSync(path.join(TEMPLATE, "Pulumi.yaml"))) throw new Error(`the template is missing from this installation (${TEMPLATE})`);
+  if (!existsSync(path.join(TEMPLATE, "Pulumi.yaml"))) throw new UserError(`the template is missing from this installation (${TEMPLATE})`);
   const dest = path.resolve(out);
-  if (existsSync(dest)) throw new Error(`${dest} already exists: give a new folder`);
+  if (existsSync(dest)) throw new UserError(`${dest} already exists: give a new folder`);
   cpSync(TEMPLATE, dest, { recursive: true });
   const manifestPath = path.join(dest, "package.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
@@ -34,7 +35,7 @@ function localSpec(spec: string): string {
   const file = spec.startsWith("file:") ? spec.slice("file:".length) : spec;
   if (/^[\^~<>=\d]/.test(file) || /^[a-z+]+:\/\//i.test(file)) return spec;
   const abs = path.resolve(file);
-  if (!existsSync(abs)) throw new Error(`--package ${spec}: no such file or folder`);
+  if (!existsSync(abs)) throw new UserError(`--package ${spec}: no such file or folder`);
   return `file:${abs}`;
 }
 

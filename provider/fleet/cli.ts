@@ -20,9 +20,7 @@ import { serviceFromEnv } from "./serviceEnv";
 import { settled, startWorker, status, submit, type Progress, type TenantStatus } from "./queue";
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
-import { fleetUsage } from "./usage";
-
-class UsageError extends Error {}
+import { fleetUsage, UsageError } from "./usage";
 
 function database(value: string | undefined): string {
   const url = value ?? process.env.MGMT_FLEET_DATABASE_URL ?? (process.env.PULUMI_BACKEND_URL?.startsWith("postgres") ? process.env.PULUMI_BACKEND_URL : undefined);
@@ -36,7 +34,7 @@ function tenantsArg(file: string | undefined): Tenant[] {
   try {
     return readTenants(file);
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
 }
 

@@ -12,6 +12,7 @@
  * The same database holds the Pulumi state (postgres:// backend) and graphile-worker's jobs.
  */
 import { Client } from "pg";
+import { UserError } from "../userError";
 
 export const FLEET_SCHEMA = "pulumi_mgmt_fleet";
 
@@ -105,7 +106,8 @@ export interface Fence {
 /** The advisory lock a live worker holds on its process's own connection (liveness.ts). */
 export const workerLockName = (worker: string) => `pulumi-mgmt-fleet:worker:${worker}`;
 
-export class FenceBusyError extends Error {
+/** A live run holds the stack: the job waits and tries again. */
+export class FenceBusyError extends UserError {
   override readonly name = "FenceBusyError";
 }
 
@@ -151,7 +153,7 @@ export async function takeFence(connectionString: string, stack: string, run: { 
   await ensureFleetSchema(connectionString);
   const client = fleetClient(connectionString, { keepAlive: true });
   const lost = new AbortController();
-  const dropped = () => lost.abort(new Error("the connection to the fleet database was lost, so another worker may take the stack"));
+  const dropped = () => lost.abort(new UserError("the connection to the fleet database was lost, so another worker may take the stack"));
   client.on("error", dropped);
   client.on("end", dropped);
   await client.connect();

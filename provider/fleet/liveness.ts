@@ -6,6 +6,7 @@
  */
 import type { Client } from "pg";
 import { abortableSleep, fleetClient, workerLockName } from "./fence";
+import { InternalError } from "../userError";
 
 export interface LivenessOptions {
   /** What the operator calls this database in the lines about an outage. Default "the fleet database". */
@@ -56,7 +57,7 @@ export class Liveness {
 
   /** Resolves once the lock of `id` is held (after a reconnect, once it is held again), or `signal` fires. */
   async held(id: string, signal?: AbortSignal): Promise<void> {
-    if (!this.ids.has(id)) throw new Error(`worker ${id} is not one of this process's worker pools`);
+    if (!this.ids.has(id)) throw new InternalError(`worker ${id} is not one of this process's worker pools`);
     const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
     await Promise.race([Promise.all([this.taking.get(id), this.reconnecting]), aborted]);
   }

@@ -23,6 +23,7 @@ import { convergeFenced } from "./fencedRun";
 import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, fleetClient, isDead } from "./fence";
 import { Liveness } from "./liveness";
 import { checkTenants, TENANT_PROJECT, type Tenant } from "./tenant";
+import { UserError } from "../userError";
 
 export const TASK = "pulumi_mgmt_tenant";
 
@@ -106,7 +107,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   const stopping = new AbortController();
   const active = new Set<Promise<void>>();
   const task: Task = (raw, helpers) => {
-    if (stopping.signal.aborted) return Promise.reject(new Error("this worker is stopping: the job goes back to the queue"));
+    if (stopping.signal.aborted) return Promise.reject(new UserError("this worker is stopping: the job goes back to the queue"));
     const run = runJob(raw, helpers);
     active.add(run);
     return run.finally(() => active.delete(run));
@@ -117,7 +118,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     const signal = AbortSignal.any([stopping.signal, ...(helpers.abortSignal ? [helpers.abortSignal] : [])]);
     // Nobody may judge this run's worker dead: its lock is taken before the run starts.
     await liveness.held(worker, signal);
-    if (signal.aborted) throw new Error("this worker is stopping: the job goes back to the queue");
+    if (signal.aborted) throw new UserError("this worker is stopping: the job goes back to the queue");
     const started = (unfinished: boolean) => {
       if (unfinished) log(`${tenant.id}: the last run did not finish (its worker died, or it was cancelled): breaking its stale lock and importing its pending creates`);
       log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
@@ -130,7 +131,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     });
     log(`${tenant.id}: ${result.error?.startsWith(result.status) ? result.error : `${result.status}${result.error ? `: ${result.error}` : ""}`} in ${result.seconds.toFixed(1)}s`);
     // Back to the queue (with backoff) only what another attempt can fix.
-    if ((result.status === "failed" && result.transient) || result.status === "cancelled") throw new Error(result.error ?? result.status);
+    if ((result.status === "failed" && result.transient) || result.status === "cancelled") throw new UserError(result.error ?? result.status);
   };
 
   const runner: Runner = await run({ connectionString: o.database, concurrency: o.concurrency, taskList: { [TASK]: task }, noHandleSignals: true, logger: quiet, events, pollInterval: 1000, crontab: "" });
@@ -149,7 +150,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   });
   return {
     async stop() {
-      stopping.abort(new Error("this worker is stopping"));
+      stopping.abort(new UserError("this worker is stopping"));
       await Promise.allSettled([...active]);
       await runner.stop();
       await done.catch(() => undefined);
@@ -160,7 +161,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
 
 function parsePayload(raw: unknown): Payload {
   const p = raw as Partial<Payload>;
-  if (!p || (p.action !== "converge" && p.action !== "destroy" && p.action !== "drift")) throw new Error(`job payload: action must be converge, destroy or drift`);
+  if (!p || (p.action !== "converge" && p.action !== "destroy" && p.action !== "drift")) throw new UserError(`job payload: action must be converge, destroy or drift, got ${JSON.stringify(p?.action)}`);
   return { tenant: checkTenants([p.tenant], "job payload")[0], action: p.action };
 }
 

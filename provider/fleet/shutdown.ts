@@ -8,6 +8,7 @@
  * is what the next run of each stack recovers, and no request is sent for a run that is over.
  */
 import { killTree } from "./processes";
+import { UserError } from "../userError";
 
 export interface Shutdown {
   /** Fires on the first request: cancel the running updates gracefully, start nothing new. */
@@ -38,8 +39,8 @@ export function shutdown(o: { graceMs?: number; log: (line: string) => void }): 
     clearTimeout(timer);
     const killed = killTree(process.pid, false);
     o.log(`${why}: stopping now${killed.length ? ` (ended ${killed.length} Pulumi process${killed.length === 1 ? "" : "es"})` : ""}; the next run recovers what was left`);
-    cancel.abort(new Error(why));
-    abandon.abort(new Error(why));
+    cancel.abort(new UserError(why));
+    abandon.abort(new UserError(why));
   };
   return {
     cancel: cancel.signal,

@@ -5,31 +5,49 @@
  * (fleet/queue.ts) both converge these.
  */
 import { readFileSync } from "node:fs";
+import { z } from "zod";
 import { FlowControlKey } from "../resources/flowControlKey/flowControlKey";
 import { SearchIndex } from "../resources/searchIndex/searchIndex";
+import { UserError } from "../userError";
 
 /** The Pulumi project of every tenant stack. */
 export const TENANT_PROJECT = "tenants";
 /** A tenant's stack as `<project>/<stack>`: what the fence and the run records are keyed by. */
 export const tenantStack = (id: string) => `${TENANT_PROJECT}/${id}`;
 
-export interface Tenant {
-  /** Stack name and index name prefix: lowercase letters, digits and '-'. */
-  id: string;
-  plan: "free" | "payg";
-  searchRegion: "eu-west-1" | "us-central1";
-  messagingRegion: "eu-central-1" | "us-east-1";
-  /** The tenant's flow control key, and the limits pinned on it. */
-  flowControlKey: string;
-  pin?: { parallelism?: number; rate?: number; period?: number };
-}
-
 const ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
-const oneOf = <T extends string>(field: string, value: unknown, allowed: readonly T[], fallback: T): T => {
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value as T)) throw new Error(`${field}: must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`);
-  return value as T;
-};
+const oneOf = <const T extends readonly [string, ...string[]]>(allowed: T) =>
+  z.enum(allowed, { error: (issue) => `must be one of ${allowed.join(", ")}, got ${JSON.stringify(issue.input)}` });
+
+/** One tenant of the list; every message names the field (the list's check adds where and which tenant). */
+const TenantEntry = z.object(
+  {
+    /** Stack name and index name prefix: lowercase letters, digits and '-'. */
+    id: z.string({ error: (issue) => `must be 1 to 40 lowercase letters, digits and '-', got ${JSON.stringify(issue.input)}` }).regex(ID, {
+      error: (issue) => `must be 1 to 40 lowercase letters, digits and '-', got ${JSON.stringify(issue.input)}`,
+    }),
+    plan: oneOf(["free", "payg"]).default("free"),
+    searchRegion: oneOf(["eu-west-1", "us-central1"]).default("eu-west-1"),
+    messagingRegion: oneOf(["eu-central-1", "us-east-1"]).default("eu-central-1"),
+    /** The tenant's flow control key, and the limits pinned on it. */
+    flowControlKey: z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string"),
+    // Only the shape: the values are checked by FlowControlKey itself, naming the field, and a
+    // part it does not know is kept for it to name.
+    pin: z
+      .looseObject({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() }, { error: "must be an object of parallelism, rate and period" })
+      .optional(),
+  },
+  { error: "must be an object" },
+);
+export type Tenant = z.output<typeof TenantEntry>;
+
+const TenantList = z.array(TenantEntry, { error: "must be a JSON array of tenants" }).superRefine((tenants, ctx) => {
+  const seen = new Set<string>();
+  tenants.forEach((t, i) => {
+    if (seen.has(t.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: `"${t.id}" is listed twice` });
+    seen.add(t.id);
+  });
+});
 
 /** Every problem of the file at once, each naming the tenant and the field. */
 export function readTenants(file: string): Tenant[] {
@@ -37,39 +55,26 @@ export function readTenants(file: string): Tenant[] {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new Error(`cannot read the tenant list ${file}: ${(err as Error).message}`);
+    throw new UserError(`cannot read the tenant list ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
   return checkTenants(raw, file);
 }
 
-/** A parsed tenant list, checked: every problem at once, each naming where, the tenant and the field. */
+/**
+ * A parsed tenant list, checked: every problem at once, on one line, each naming where, the
+ * tenant and the field: `tenants.json[2] (t2): plan: must be one of free, payg, got "gold"`.
+ */
 export function checkTenants(raw: unknown, file: string): Tenant[] {
-  if (!Array.isArray(raw)) throw new Error(`${file}: must be a JSON array of tenants`);
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  const tenants: Tenant[] = [];
-  raw.forEach((t: Record<string, unknown>, i) => {
-    const where = `${file}[${i}]${typeof t?.id === "string" ? ` (${t.id})` : ""}`;
-    try {
-      if (typeof t !== "object" || t === null) throw new Error("must be an object");
-      if (typeof t.id !== "string" || !ID.test(t.id)) throw new Error(`id: must be 1 to 40 lowercase letters, digits and '-', got ${JSON.stringify(t.id)}`);
-      if (seen.has(t.id)) throw new Error(`id: "${t.id}" is listed twice`);
-      seen.add(t.id);
-      if (typeof t.flowControlKey !== "string" || t.flowControlKey === "") throw new Error("flowControlKey: must be a non-empty string");
-      tenants.push({
-        id: t.id,
-        plan: oneOf("plan", t.plan, ["free", "payg"], "free"),
-        searchRegion: oneOf("searchRegion", t.searchRegion, ["eu-west-1", "us-central1"], "eu-west-1"),
-        messagingRegion: oneOf("messagingRegion", t.messagingRegion, ["eu-central-1", "us-east-1"], "eu-central-1"),
-        flowControlKey: t.flowControlKey,
-        pin: t.pin as Tenant["pin"], // checked by FlowControlKey itself, naming the field
-      });
-    } catch (err) {
-      problems.push(`${where}: ${(err as Error).message}`);
-    }
+  const parsed = TenantList.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const [index, field] = issue.path;
+    if (typeof index !== "number") return `${file}: ${issue.message}`;
+    const entry: unknown = Array.isArray(raw) ? raw[index] : undefined;
+    const id = typeof entry === "object" && entry !== null && "id" in entry && typeof entry.id === "string" ? ` (${entry.id})` : "";
+    return `${file}[${index}]${id}: ${field === undefined ? "" : `${issue.path.slice(1).map(String).join(".")}: `}${issue.message}`;
   });
-  if (problems.length > 0) throw new Error(problems.join("\n"));
-  return tenants;
+  throw new UserError(problems.join("; "));
 }
 
 /**

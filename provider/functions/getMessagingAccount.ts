@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { NotFoundError } from "../api/errors";
+import { ifFound } from "../api/errors";
 import { MESSAGING_REGIONS, camelize, type MessagingRegion } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { UserError } from "../userError";
@@ -23,12 +23,9 @@ export type GetMessagingAccountResult = MessagingAccount;
 /** One messaging account, tokens included: use the Output form to keep them secret. */
 export async function getMessagingAccount(args: GetMessagingAccountArgs): Promise<GetMessagingAccountResult> {
   if (args.id !== undefined) {
-    try {
-      return camelize(await programClient().messagingAccounts.get(args.id));
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new UserError(`getMessagingAccount: id: no messaging account "${args.id}" for this user (getMessagingAccounts() lists them)`);
-      throw err;
-    }
+    const record = await ifFound(programClient().messagingAccounts.get(args.id));
+    if (!record) throw new UserError(`getMessagingAccount: id: no messaging account "${args.id}" for this user (getMessagingAccounts() lists them)`);
+    return camelize(record);
   }
   const { region, type } = args;
   if (!region || !(MESSAGING_REGIONS as readonly string[]).includes(region)) {

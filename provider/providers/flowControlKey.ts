@@ -1,5 +1,5 @@
 // The flowControlKey provider as a module whose exports object is the provider: Pulumi stores
-// require("pulumi-mgmt/internal/providers/flowControlKey") in state. Never move or rename (resources/providerRef.ts).
+// require("pulumi-mgmt/internal/providers/flowControlKey") in state. Never move or rename (resources/serializedProvider.ts).
 import { flowControlKeyProvider } from "../resources/flowControlKey/provider";
-import { providerModule } from "../resources/providerModule";
-export = providerModule(flowControlKeyProvider);
+import { permanentModule } from "../resources/permanentModule";
+export = permanentModule(flowControlKeyProvider);

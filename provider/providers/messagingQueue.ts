@@ -1,5 +1,5 @@
 // The messagingQueue provider as a module whose exports object is the provider: Pulumi stores
-// require("pulumi-mgmt/internal/providers/messagingQueue") in state. Never move or rename (resources/providerRef.ts).
+// require("pulumi-mgmt/internal/providers/messagingQueue") in state. Never move or rename (resources/serializedProvider.ts).
 import { messagingQueueProvider } from "../resources/messagingQueue/provider";
-import { providerModule } from "../resources/providerModule";
-export = providerModule(messagingQueueProvider);
+import { permanentModule } from "../resources/permanentModule";
+export = permanentModule(messagingQueueProvider);

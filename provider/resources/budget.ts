@@ -12,59 +12,39 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MgmtClient } from "../api/client";
-import { ApiError } from "../api/errors";
+import { ApiError, isNotFound } from "../api/errors";
 import { apiClient } from "../runtime";
 import { UserError } from "../userError";
 import { Absent, isRecovered, withBefore } from "./before";
 import { claim } from "./claims";
-import { confirmGone, goneIfNotFound, managementIdentity } from "./identity";
+import { believeGone, managementIdentity, type ManagedObject } from "./identity";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
 import { checkWithSettings, isUnknown, readInputs } from "./validation";
 
-/** What differs between the objects a budget belongs to. */
-export interface BudgetTarget<K extends string, R> {
-  /** The resource type, as messages name it: "MessagingBudget". */
-  kind: string;
-  /** The input naming the object: "accountId". */
-  idField: K;
-  /** The object, as messages name it: "messaging account". */
-  what: string;
-  /** Where to look the object's id up, for the not-found advice: "getMessagingAccounts()". */
-  listedBy: string;
-  takeover: (id: string) => ObjectRef;
-  list(client: MgmtClient): Promise<R[]>;
-  idOf(record: R): string;
-  /** False for an object the service keeps but marks deleted. */
-  isLive(record: R): boolean;
-  budgetOf(record: R): number | undefined;
-  setBudget(client: MgmtClient, id: string, value: number): Promise<void>;
-  /** The object's fields the resource reports besides the budget (region, state...). */
-  details(record: R): Record<string, unknown>;
-}
-
-interface BudgetFields {
+/** The inputs every budget has beside the object's id. */
+export type BudgetFields = {
   budget: number;
   /** The Pulumi resource name, so that a conflict can name both resources. */
   resourceName?: string;
   /** The budget as `check` found it before this stack acted (before.ts). */
   before?: { budget: number };
-}
+};
 
-/** The inputs: the object's id under `idField`, and the budget. */
-export type BudgetInputs<K extends string> = BudgetFields & Record<K, string>;
+/** The schema of BudgetFields, given the object's rule for `budget` (messaging: 0 or 20 to 10000; databases: 0 to 10000). */
+export const budgetFields = (budget: z.ZodType<number>) => ({
+  budget,
+  resourceName: z.string().optional(),
+  before: z.object({ budget: z.number() }).optional(),
+});
 
-/** The inputs' schema; `budget` is the object's rule (messaging: 0 or 20 to 10000; databases: 0 to 10000). */
-export function budgetInputs<K extends string>(idField: K, what: string, budget: z.ZodNumber | z.ZodType<number>): z.ZodObject & z.ZodType<BudgetInputs<K>> {
-  return z.object({
-    [idField]: z.string({ error: "must be a string" }).min(1, `must not be empty (give a ${what} id)`),
-    budget,
-    resourceName: z.string().optional(),
-    before: z.object({ budget: z.number() }).optional(),
-  }) as unknown as z.ZodObject & z.ZodType<BudgetInputs<K>>;
-}
+/** The id input's schema: a non-empty string. */
+export const objectId = (what: string) => z.string({ error: "must be a string" }).min(1, `must not be empty (give a ${what} id)`);
 
-export type BudgetOutputs<K extends string> = BudgetInputs<K> & {
+/** What a budget records beside the object's fields. */
+export interface BudgetState {
+  budget: number;
+  /** The budget the object had before this resource took it over: what destroy gives back. */
   previousBudget: number;
   /**
    * The budget this stack last set (refresh records the object's budget in `budget`, never
@@ -73,59 +53,89 @@ export type BudgetOutputs<K extends string> = BudgetInputs<K> & {
   budgetSet: number;
   /** The identity that manages the budget (identity.ts); absent only until recovery's refresh. */
   managedBy?: string;
-};
+  /** Recorded by recovery's import only (before.ts). */
+  before?: { budget: number };
+}
 
-export function budgetProvider<K extends string, R, O extends BudgetOutputs<K>>(target: BudgetTarget<K, R>, Inputs: ReturnType<typeof budgetInputs<K>>): pulumi.dynamic.ResourceProvider<BudgetInputs<K>, O> {
-  const listKey = `${target.what}s`;
-  const idIn = (inputs: Record<string, unknown>) => inputs[target.idField] as string;
-  const label = (id: string) => `the budget of ${target.what} "${id}"`;
-  const notFound = (id: string) => `${target.what} "${id}" not found for this user: check ${target.idField} (${target.listedBy} lists them)`;
+/**
+ * What differs between the objects a budget belongs to. `R` is the service's record of one
+ * object (its `budget` is the object's), `I` the resource's inputs, `O` its outputs.
+ */
+export interface BudgetTarget<R extends { budget?: number }, I extends BudgetFields, O extends BudgetState> {
+  /** As messages name them: the resource type ("MessagingBudget"), the object ("messaging account"), its id input ("accountId") and what lists the ids ("getMessagingAccounts()"). */
+  names: { kind: string; what: string; idField: string; listedBy: string };
+  /** The object's id in the inputs or the outputs. */
+  idIn(props: I | O): string;
+  /** The inputs a refresh records: the object's id and budget. */
+  inputsOf(id: string, budget: number): I;
+  /** Every object of this user, as the service lists them. */
+  list(client: MgmtClient): Promise<R[]>;
+  /** The object of that id among `records`, if it is live (not kept by the service as deleted). */
+  find(records: R[], id: string): R | undefined;
+  setBudget(client: MgmtClient, id: string, value: number): Promise<void>;
+  /** The outputs: the object's fields the resource reports (region, state...) and the budget's state. */
+  outputs(record: R, state: BudgetState): O;
+  takeover(id: string): ObjectRef;
+}
+
+export function budgetProvider<R extends { budget?: number }, I extends BudgetFields, O extends BudgetState>(
+  target: BudgetTarget<R, I, O>,
+  Inputs: z.ZodObject & z.ZodType<I>,
+): pulumi.dynamic.ResourceProvider<I, O> {
+  const { kind, what, idField, listedBy } = target.names;
+  const listKey = `${what}s`;
+  const label = (id: string) => `the budget of ${what} "${id}"`;
+  const noSuchObject = (id: string) => `${what} "${id}" not found for this user: check ${idField} (${listedBy} lists them)`;
+  /** The budget as the not-found rule sees it (believeGone): gone, unless other credentials are asking. */
+  const managedBudget = (client: MgmtClient, id: string, managedBy: string | undefined): ManagedObject => ({
+    what: label(id),
+    managedBy,
+    asking: managementIdentity(client.settings),
+    settings: client.settings,
+  });
 
   async function live(client: MgmtClient, id: string): Promise<R | undefined> {
-    const found = (await sharedList(listKey, () => target.list(client))).find((r) => target.idOf(r) === id);
-    return found && target.isLive(found) ? found : undefined;
+    return target.find(await sharedList(listKey, () => target.list(client)), id);
   }
   async function setBudget(client: MgmtClient, id: string, value: number): Promise<void> {
     await target.setBudget(client, id, value);
     await applyToSharedList<R>(listKey, (all) => {
-      const found = all.find((r) => target.idOf(r) === id) as { budget?: number } | undefined;
+      const found = target.find(all, id);
       if (found) found.budget = value;
     });
   }
-  function outputsOf(record: R, budgetValue: number, previousBudget: number, budgetSet: number, managedBy: string): O {
-    return { ...target.details(record), [target.idField]: target.idOf(record), budget: budgetValue, previousBudget, budgetSet, managedBy } as unknown as O;
-  }
-  const current = (record: R) => target.budgetOf(record) ?? 0;
+  const current = (record: R) => record.budget ?? 0;
 
   return {
     async check(olds, news) {
       const result = checkWithSettings(Inputs, news, ["management"]);
-      const id: unknown = news[target.idField];
-      const conflict = claim(target.kind, target.idField, id, news.resourceName, `the budget of ${target.what} "${id}": a ${target.what} has one budget`);
+      // Not yet validated: the id may be missing, of another type, or unknown at preview.
+      const id: unknown = target.idIn(news);
+      const conflict = claim(kind, idField, id, news.resourceName, `the budget of ${what} "${id}": a ${what} has one budget`);
       if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
       return withBefore(result, olds, async () => {
         if (isUnknown(id)) return undefined;
         const record = await live(apiClient(), String(id));
-        return record ? { budget: current(record) } : new Absent(target.idField, notFound(String(id)));
+        return record ? { budget: current(record) } : new Absent(idField, noSuchObject(String(id)));
       });
     },
 
     async diff(_id, olds: O, news) {
-      const replaces = idIn(olds) !== idIn(news) ? [target.idField] : [];
+      const replaces = target.idIn(olds) !== target.idIn(news) ? [idField] : [];
       return { changes: replaces.length > 0 || olds.budget !== news.budget, replaces };
     },
 
     async create(news) {
-      const parsed = Inputs.parse(news) as BudgetInputs<K>;
-      const { before, budget: wanted } = parsed as BudgetFields;
-      const id = idIn(parsed);
+      const inputs = Inputs.parse(news);
+      const { before, budget: wanted } = inputs;
+      const id = target.idIn(inputs);
       const client = apiClient();
       const record = await live(client, id);
-      if (!record) throw new UserError(notFound(id));
+      if (!record) throw new UserError(noSuchObject(id));
       const previous = before?.budget ?? current(record);
       recordTakeover(target.takeover(id));
       if (previous !== wanted) await setBudget(client, id, wanted);
-      return { id, outs: outputsOf(record, wanted, previous, wanted, managementIdentity(client.settings)) };
+      return { id, outs: target.outputs(record, { budget: wanted, previousBudget: previous, budgetSet: wanted, managedBy: managementIdentity(client.settings) }) };
     },
 
     async read(id, stored) {
@@ -133,20 +143,24 @@ export function budgetProvider<K extends string, R, O extends BudgetOutputs<K>>(
       const client = apiClient();
       const record = await live(client, id);
       if (!record) {
-        confirmGone(label(id), props.managedBy, managementIdentity(client.settings), client.settings);
+        believeGone(managedBudget(client, id, props.managedBy));
         return {};
       }
       const now = current(record);
       // Imported by recovery (before.ts): the interrupted create set the budget only if the declared value is in place.
       const [previous, set] = isRecovered(props) ? [props.before!.budget, now === props.budget ? props.budget : props.before!.budget] : [props.previousBudget, props.budgetSet];
-      return { id, props: outputsOf(record, now, previous, set, managementIdentity(client.settings)), inputs: readInputs<O>({ [target.idField]: id, budget: now } as Partial<O>) };
+      const outs = target.outputs(record, { budget: now, previousBudget: previous, budgetSet: set, managedBy: managementIdentity(client.settings) });
+      return { id, props: outs, inputs: readInputs<O>(target.inputsOf(id, now)) };
     },
 
     async update(id, olds: O, news) {
       const client = apiClient();
       if (olds.budget !== news.budget) {
-        await setBudget(client, id, news.budget).catch((err) => {
-          if (goneIfNotFound(err, label(id), olds.managedBy, managementIdentity(client.settings), client.settings)) throw err.about(notFound(id));
+        await setBudget(client, id, news.budget).catch((err: unknown) => {
+          if (isNotFound(err)) {
+            believeGone(managedBudget(client, id, olds.managedBy));
+            throw err.about(noSuchObject(id));
+          }
           throw err instanceof ApiError ? err.about(`${label(id)} could not be set to ${news.budget}`) : err;
         });
       }
@@ -162,10 +176,11 @@ export function budgetProvider<K extends string, R, O extends BudgetOutputs<K>>(
       // (finance raised it, another stack took it) is theirs. One that is gone has no budget
       // left to restore; one we cannot see is not gone.
       const record = await live(client, id);
-      if (!record) return confirmGone(label(id), props.managedBy, managementIdentity(client.settings), client.settings);
+      if (!record) return believeGone(managedBudget(client, id, props.managedBy));
       if (current(record) !== props.budgetSet) return;
-      await setBudget(client, id, props.previousBudget).catch((err) => {
-        if (!goneIfNotFound(err, label(id), props.managedBy, managementIdentity(client.settings), client.settings)) throw err;
+      await setBudget(client, id, props.previousBudget).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+        believeGone(managedBudget(client, id, props.managedBy));
       });
     },
   };

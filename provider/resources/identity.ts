@@ -9,7 +9,6 @@
  *   the bearer token, which cannot be turned back into the token.
  */
 import { createHash } from "node:crypto";
-import { NotFoundError } from "../api/errors";
 import { requireSetting, SETTINGS_KEYS as K, type Settings } from "../config";
 import { UserError } from "../userError";
 import { processState } from "../processState";
@@ -81,27 +80,29 @@ function howToMove(current: string, recorded: string): string {
   );
 }
 
-/**
- * An object answered "not found". Returns normally when that is proof it is gone (same identity,
- * no identity recorded, or the user moved away from the recorded identity on purpose with
- * mgmt:movedFrom); throws otherwise, so the object stays in the stack.
- */
-export function confirmGone(what: string, recorded: string | undefined, current: string, settings: Settings): void {
-  if (isSameOrMoved(recorded, current, settings)) return;
-  throw new IdentityMismatchError(
-    `${what} was not found by ${current}, but it is managed by ${recorded}: it is kept in the stack, not dropped, ` +
-      `because a "not found" under other credentials does not mean it is gone. ${howToMove(current, recorded!)}`,
-  );
+/** An object of the stack, as the not-found rule needs it. */
+export interface ManagedObject {
+  /** How messages name it: `search index "a" (id)`. */
+  what: string;
+  /** The identity recorded as managing it (`managedBy`); absent only until recovery's refresh. */
+  managedBy: string | undefined;
+  /** The identity asking now. */
+  asking: string;
+  settings: Settings;
 }
 
 /**
- * The one not-found check of every resource: true when `err` is a 404 that proves the object gone
- * (confirmGone), false when `err` is another failure; throws when other credentials are asking.
+ * The service does not find an object of the stack (a 404, `isNotFound`, or a read that found
+ * nothing, `ifFound`). Returns when that proves it gone (same identity, no identity recorded, or
+ * the user moved away from the recorded identity on purpose with mgmt:movedFrom); throws
+ * otherwise, so the object stays in the stack.
  */
-export function goneIfNotFound(err: unknown, what: string, recorded: string | undefined, current: string, settings: Settings): boolean {
-  if (!(err instanceof NotFoundError)) return false;
-  confirmGone(what, recorded, current, settings);
-  return true;
+export function believeGone({ what, managedBy, asking, settings }: ManagedObject): void {
+  if (isSameOrMoved(managedBy, asking, settings)) return;
+  throw new IdentityMismatchError(
+    `${what} was not found by ${asking}, but it is managed by ${managedBy}: it is kept in the stack, not dropped, ` +
+      `because a "not found" under other credentials does not mean it is gone. ${howToMove(asking, managedBy!)}`,
+  );
 }
 
 /**

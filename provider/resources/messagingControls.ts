@@ -13,7 +13,7 @@ import { flowControlKeyFields } from "./flowControlKey/schema";
 import { region, token, withoutUndefined, type ActionTargetArgs } from "./messagingCalls";
 import { MessagingQueue, type QueueSpec } from "./messagingQueue/messagingQueue";
 import { queueFields } from "./messagingQueue/schema";
-import { checkProgramSettings } from "./providerRef";
+import { checkProgramSettings } from "./serializedProvider";
 import { UserError } from "../userError";
 
 export interface MessagingControlsArgs extends ActionTargetArgs {

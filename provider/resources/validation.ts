@@ -1,11 +1,8 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Api } from "../api/endpoints";
 import { ConfigError } from "../config";
 import { apiClient } from "../runtime";
-
-/** What the engine passes for a value not known until apply (pulumi/runtime/rpc.ts). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /**
  * The inputs a `read` hands back for later diffs. Pulumi types `ReadResult.inputs` as the
@@ -15,8 +12,9 @@ export function readInputs<Outputs>(inputs: object): Outputs {
   return inputs as Outputs;
 }
 
+/** A value not known until apply: what the engine passes for it (`pulumi.runtime.unknownValue`). */
 export function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
+  return value === pulumi.runtime.unknownValue;
 }
 
 /**
@@ -43,7 +41,7 @@ export function checkWith<T extends z.ZodObject>(schema: T, news: Record<string,
 }
 
 /**
- * Every `.partial()` is a new schema that zod compiles again on its first parse: made per call,
+ * Every schema with some fields made optional is a new one that zod compiles again on its first parse: made per call,
  * that compile was most of the cost of checking 200 resources. In an `up` nothing is unknown, so
  * the schema itself serves; a preview's few combinations of unknown fields are kept.
  */
@@ -54,7 +52,11 @@ export function schemaFor(schema: z.ZodObject, unknownKeys: ReadonlySet<string>)
   let bySet = partials.get(schema);
   if (!bySet) partials.set(schema, (bySet = new Map()));
   let partial = bySet.get(key);
-  if (!partial) bySet.set(key, (partial = schema.partial(Object.fromEntries([...unknownKeys].map((k) => [k, true])) as never)));
+  if (!partial) {
+    // The schema with each unknown field made optional (an unknown value is absent from what is parsed).
+    const optional = Object.fromEntries([...unknownKeys].filter((k) => k in schema.shape).map((k) => [k, schema.shape[k].optional()]));
+    bySet.set(key, (partial = schema.extend(optional)));
+  }
   return partial;
 }
 

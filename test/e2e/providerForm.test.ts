@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
-import { providerForm } from "../../provider/resources/providerRef";
-import { thinProvider } from "../../provider/resources/thinProvider";
+import { providerForm } from "../../provider/resources/serializedProvider";
+import { forwardingClosure } from "../../provider/resources/forwardingClosure";
 import { searchIndexStateSplit } from "../../bench/stateSize";
 import { exported, testEnv, type TestEnv } from "../support/harness";
 
@@ -61,7 +61,7 @@ test("each resource's provider is a require() of the installed package: at most 
 /** The closure form's text, as Pulumi's serializer writes it (dynamic/index.js serializeProvider). */
 async function closureFormText(): Promise<string> {
   const sc = require(path.join(ROOT, "node_modules/@pulumi/pulumi/runtime/closure/serializeClosure.js")) as { serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }> };
-  const provider = thinProvider("searchIndex");
+  const provider = forwardingClosure("searchIndex");
   return (await sc.serializeFunction(() => provider, { allowSecrets: true })).text;
 }
 

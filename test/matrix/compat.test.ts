@@ -33,7 +33,7 @@ interface Leg {
   manager: "npm" | "pnpm";
   /** The program: CommonJS or ES module JavaScript, or TypeScript in a project that lists no `typescript` of its own. */
   module: "commonjs" | "module" | "typescript";
-  /** How `__provider` is serialized in this layout (provider/resources/providerRef.ts). */
+  /** How `__provider` is serialized in this layout (provider/resources/serializedProvider.ts). */
   form: "module" | "closure";
 }
 

@@ -1,6 +1,6 @@
 import { checkSettingKeys, ConfigError, requireSetting, resolveSettings } from "../../provider/config";
-import { fillRoute } from "../../provider/api/endpoints";
-import { AmbiguousError, ApiError, apiError, NotFoundError, RateLimitedError, redactCredentials, RefusedError, serviceMessageOf, UnauthorizedError } from "../../provider/api/errors";
+import { fillRoute } from "../../provider/api/request";
+import { AmbiguousError, ApiError, apiError, isNotFound, NotFoundError, RateLimitedError, redactCredentials, RefusedError, serviceMessageOf, UnauthorizedError } from "../../provider/api/errors";
 import { UserError } from "../../provider/userError";
 import { isStacklessErrorEcho } from "../../provider/hostEcho";
 import { act } from "../../provider/resources/messagingCalls";
@@ -103,7 +103,7 @@ describe("paths and errors", () => {
       const told = err.about('could not pause flow control key "k" in eu-central-1', "the service answered it");
       expect(told).toBeInstanceOf(kind);
       expect(told.message).toBe('could not pause flow control key "k" in eu-central-1: the service answered it');
-      expect([told.status, told.method, told.path, told.isNotFound, told.isAmbiguous]).toEqual([status, "POST", "/v2/x", status === 404, status === undefined || status === 503]);
+      expect([told.status, told.method, told.path, isNotFound(told), told.isAmbiguous]).toEqual([status, "POST", "/v2/x", status === 404, status === undefined || status === 503]);
       expect(told.stack).toBe("");
     }
     expect(apiError("GET", "/v2/x", "management", 404).about("search index \"x\"").message).toBe("search index \"x\": GET /v2/x failed: 404");

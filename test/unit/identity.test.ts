@@ -1,5 +1,5 @@
 import { resolveSettings } from "../../provider/config";
-import { confirmGone, IdentityMismatchError, managementIdentity, tokenIdentity } from "../../provider/resources/identity";
+import { believeGone, IdentityMismatchError, managementIdentity, tokenIdentity } from "../../provider/resources/identity";
 
 const settings = (extra: Record<string, string> = {}) =>
   resolveSettings((key) => ({ "mgmt:baseUrl": "https://api.example.com/", "mgmt:username": "alice", "mgmt:password": "s3cret", ...extra })[key], {});
@@ -18,12 +18,12 @@ test("a token identity is a short fingerprint that does not contain the token", 
 
 test("not found is proof of deletion only for the same identity, no recorded identity, or a deliberate move", () => {
   const current = managementIdentity(settings());
-  expect(() => confirmGone("index x", current, current, settings())).not.toThrow();
-  expect(() => confirmGone("index x", undefined, current, settings())).not.toThrow();
-  expect(() => confirmGone("index x", "bob@https://api.example.com", current, settings())).toThrow(IdentityMismatchError);
-  expect(() => confirmGone("index x", "bob@https://api.example.com", current, settings())).toThrow(
+  expect(() => believeGone({ what: "index x", managedBy: current, asking: current, settings: settings() })).not.toThrow();
+  expect(() => believeGone({ what: "index x", managedBy: undefined, asking: current, settings: settings() })).not.toThrow();
+  expect(() => believeGone({ what: "index x", managedBy: "bob@https://api.example.com", asking: current, settings: settings() })).toThrow(IdentityMismatchError);
+  expect(() => believeGone({ what: "index x", managedBy: "bob@https://api.example.com", asking: current, settings: settings() })).toThrow(
     /index x was not found by alice@https:\/\/api.example.com, but it is managed by bob@https:\/\/api.example.com: it is kept in the stack.*mgmt:movedFrom/,
   );
-  expect(() => confirmGone("index x", "bob@https://api.example.com", current, settings({ "mgmt:movedFrom": "bob@https://api.example.com" }))).not.toThrow();
-  expect(() => confirmGone("index x", "bob@https://api.example.com", current, settings({ "mgmt:movedFrom": "carol@https://api.example.com" }))).toThrow(IdentityMismatchError);
+  expect(() => believeGone({ what: "index x", managedBy: "bob@https://api.example.com", asking: current, settings: settings({ "mgmt:movedFrom": "bob@https://api.example.com" }) })).not.toThrow();
+  expect(() => believeGone({ what: "index x", managedBy: "bob@https://api.example.com", asking: current, settings: settings({ "mgmt:movedFrom": "carol@https://api.example.com" }) })).toThrow(IdentityMismatchError);
 });

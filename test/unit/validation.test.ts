@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { UNKNOWN, checkWith, schemaFor } from "../../provider/resources/validation";
+import * as pulumi from "@pulumi/pulumi";
+import { checkWith, schemaFor } from "../../provider/resources/validation";
+
+const UNKNOWN = pulumi.runtime.unknownValue;
 
 const Inputs = z.object({ name: z.string().min(1), size: z.enum(["s", "m"]) });
 

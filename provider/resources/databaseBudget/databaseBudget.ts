@@ -3,7 +3,7 @@
  * with it is in provider.ts and budget.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "../providerRef";
+import { providerFor } from "../serializedProvider";
 
 export type { DatabaseBudgetOutputs } from "./schema";
 

@@ -4,18 +4,20 @@
  */
 import type { DatabaseRecord } from "../../api/schemas";
 import { budgetProvider } from "../budget";
+import { withoutUndefined } from "../messagingCalls";
 import { Inputs, type DatabaseBudgetOutputs } from "./schema";
 
-export const databaseBudgetProvider = budgetProvider<"databaseId", DatabaseRecord, DatabaseBudgetOutputs>({
-  kind: "DatabaseBudget",
-  idField: "databaseId",
-  what: "database",
-  listedBy: "getDatabases()",
-  takeover: (databaseId) => ({ kind: "database budget", databaseId }),
-  list: (client) => client.databases.list(),
-  idOf: (d) => d.database_id,
-  isLive: () => true,
-  budgetOf: (d) => d.budget,
-  setBudget: (client, id, value) => client.databases.setBudget(id, value),
-  details: (d) => Object.fromEntries(Object.entries({ databaseName: d.database_name, region: d.primary_region ?? d.region, state: d.state }).filter(([, v]) => v !== undefined)),
-}, Inputs);
+export const databaseBudgetProvider = budgetProvider<DatabaseRecord, Inputs, DatabaseBudgetOutputs>(
+  {
+    names: { kind: "DatabaseBudget", what: "database", idField: "databaseId", listedBy: "getDatabases()" },
+    idIn: (inputs) => inputs.databaseId,
+    inputsOf: (databaseId, budget) => ({ databaseId, budget }),
+    list: (client) => client.databases.list(),
+    find: (databases, id) => databases.find((d) => d.database_id === id),
+    setBudget: (client, id, value) => client.databases.setBudget(id, value),
+    // The location is `primary_region` (the service reports every database's `region` as "global").
+    outputs: (d, budgetState) => withoutUndefined({ databaseId: d.database_id, databaseName: d.database_name, region: d.primary_region ?? d.region, state: d.state, ...budgetState }),
+    takeover: (databaseId) => ({ kind: "database budget", databaseId }),
+  },
+  Inputs,
+);

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { secretOrUndefined, type ActionTargetArgs } from "../messagingCalls";
-import { providerFor } from "../providerRef";
+import { providerFor } from "../serializedProvider";
 
 export type { PinSpec } from "./schema";
 

@@ -18,14 +18,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { MgmtClient } from "../../api/client";
-import { NotFoundError } from "../../api/errors";
+import { ifFound, isNotFound } from "../../api/errors";
 import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
-import { goneIfNotFound, latestToken } from "../identity";
+import { believeGone, latestToken, type ManagedObject } from "../identity";
 import { act, assertSameAccount, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown } from "../validation";
 import { KeyInputs, keyId, type KeyBefore, type KeyOutputs, type KeyProvenance, type Pin, type PinPart } from "./schema";
 
@@ -47,7 +47,7 @@ async function readBefore(client: MgmtClient, inputs: KeyInputs, read: () => Pro
   try {
     return beforeOf(await read());
   } catch (err) {
-    if (err instanceof NotFoundError && inputs.pin !== undefined) return ABSENT;
+    if (isNotFound(err) && inputs.pin !== undefined) return ABSENT;
     throw err;
   }
 }
@@ -73,12 +73,13 @@ function recoveredProvenance(props: KeyOutputs, now: KeyNow): KeyProvenance {
 }
 
 /**
- * A key that answers 404 is gone only if the account that acted on it asks: a pause set with
- * another account's token is still in place, and swallowing the 404 would leave it there.
+ * The key as the not-found rule sees it (believeGone): a key that answers 404 is gone only if the
+ * account that acted on it asks: a pause set with another account's token is still in place, and
+ * swallowing the 404 would leave it there.
  */
-function keyNotFound(err: unknown, client: MgmtClient, props: KeyOutputs, token: string | undefined): boolean {
-  const label = `${keyLabel(props.key)} in ${props.region}${props.paused ? " (paused by this stack)" : ""}`;
-  return goneIfNotFound(err, label, props.managedBy, tokenIdentityOf(client, token), client.settings);
+function managedKey(client: MgmtClient, props: KeyOutputs, token: string | undefined): ManagedObject {
+  const what = `${keyLabel(props.key)} in ${props.region}${props.paused ? " (paused by this stack)" : ""}`;
+  return { what, managedBy: props.managedBy, asking: tokenIdentityOf(client, token), settings: client.settings };
 }
 
 /** The pin as the service reports it, over what was recorded; unreported parts stay as recorded. */
@@ -247,13 +248,11 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   async read(id, stored) {
     const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
-    let info: FlowControlInfo;
     assertSameAccount(client, keyLabel(props.key), props.managedBy, props.token);
-    try {
-      info = await client.flowControl(props).get(props.key);
-    } catch (err) {
-      if (keyNotFound(err, client, props, props.token)) return {};
-      throw err;
+    const info = await ifFound(client.flowControl(props).get(props.key));
+    if (!info) {
+      believeGone(managedKey(client, props, props.token));
+      return {};
     }
     const { before: _, ...recorded } = props;
     const recovered = isRecovered(props) ? recoveredProvenance(props, { paused: info.isPaused, pin: observedPin(info, undefined) }) : {};
@@ -268,7 +267,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const { before: _, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
     const guard = (err: unknown): never => {
-      keyNotFound(err, client, olds, inputs.token);
+      if (isNotFound(err)) believeGone(managedKey(client, olds, inputs.token));
       throw err;
     };
     assertSameAccount(client, keyLabel(olds.key), olds.managedBy, inputs.token);
@@ -296,7 +295,8 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
       for (const part of partsOf(props.pinnedByStack)) await giveBackPart(client, props, now, props, part);
     } catch (err) {
       // A key that no longer exists has nothing left to lift; one another account cannot see may.
-      if (!keyNotFound(err, client, props, t)) throw err;
+      if (!isNotFound(err)) throw err;
+      believeGone(managedKey(client, props, t));
     }
   },
 };

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { MessagingPlan, MessagingRegion, Reported } from "../../api/schemas";
-import { providerFor } from "../providerRef";
+import { providerFor } from "../serializedProvider";
 
 export type { MessagingAccountOutputs } from "./schema";
 

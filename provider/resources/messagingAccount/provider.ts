@@ -17,31 +17,35 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { MgmtClient } from "../../api/client";
-import { ApiError, NotFoundError } from "../../api/errors";
+import { ApiError, ifFound, isNotFound } from "../../api/errors";
 import type { MessagingAccountRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { UserError } from "../../userError";
 import { Absent, isRecovered, withBefore } from "../before";
 import { claim } from "../claims";
-import { confirmGone, goneIfNotFound, managementIdentity, recordRotation } from "../identity";
+import { believeGone, managementIdentity, recordRotation, type ManagedObject } from "../identity";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, readInputs } from "../validation";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 
 const accountLabel = (id: string) => `messaging account "${id}"`;
-const notFound = (id: string) => new UserError(`${accountLabel(id)} not found for this user: check accountId (getMessagingAccounts() lists them)`);
+const RecoveredInputs = Inputs.pick({ before: true, prodPack: true });
+const noSuchAccount = (id: string) => new UserError(`${accountLabel(id)} not found for this user: check accountId (getMessagingAccounts() lists them)`);
+
+/** The account as the not-found rule sees it (believeGone): gone, unless other credentials are asking. */
+const managedAccount = (client: MgmtClient, id: string, managedBy: string | undefined): ManagedObject => ({
+  what: accountLabel(id),
+  managedBy,
+  asking: managementIdentity(client.settings),
+  settings: client.settings,
+});
 
 /** The account, or undefined when this user has no live account of that id. */
 async function readAccount(client: MgmtClient, id: string): Promise<MessagingAccountRecord | undefined> {
-  try {
-    const record = await client.messagingAccounts.get(id);
-    return record.deletion_time ? undefined : record;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  const record = await ifFound(client.messagingAccounts.get(id));
+  return record?.deletion_time ? undefined : record;
 }
 
 function outputsOf(record: MessagingAccountRecord, kept: Pick<MessagingAccountOutputs, "foundProdPack" | "prodPackSet" | "tokenRotation">, managedBy: string): MessagingAccountOutputs {
@@ -71,7 +75,7 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     return withBefore(result, olds, async () => {
       if (typeof news.accountId !== "string") return undefined;
       const record = await readAccount(apiClient(), news.accountId);
-      return record ? { prodPack: record.prod_pack_enabled ?? false } : new Absent("accountId", notFound(news.accountId).message);
+      return record ? { prodPack: record.prod_pack_enabled ?? false } : new Absent("accountId", noSuchAccount(news.accountId).message);
     });
   },
 
@@ -93,7 +97,7 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     const id = inputs.accountId;
     const about = (err: unknown) => (err instanceof ApiError ? err.about(accountLabel(id)) : err);
     let record = await readAccount(client, id).catch((err) => Promise.reject(about(err)));
-    if (!record) throw notFound(id);
+    if (!record) throw noSuchAccount(id);
     recordTakeover({ kind: "messaging account", accountId: id });
     const foundProdPack = before?.prodPack ?? record.prod_pack_enabled ?? false;
     let changed = false;
@@ -116,13 +120,14 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     const client = apiClient();
     const record = await readAccount(client, id);
     if (!record) {
-      confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
+      believeGone(managedAccount(client, id, props.managedBy));
       return {};
     }
     let kept: Pick<MessagingAccountOutputs, "foundProdPack" | "prodPackSet" | "tokenRotation"> = props;
     if (isRecovered(props)) {
-      // Imported by recovery (before.ts): the interrupted create set the production pack only if the declared value is in place.
-      const { before, prodPack } = props as unknown as Inputs;
+      // Imported by recovery (before.ts), which records the interrupted create's inputs (the declared
+      // prodPack, and what check found): that create set the pack only if the declared value is in place.
+      const { before, prodPack } = RecoveredInputs.parse(props);
       const current = record.prod_pack_enabled ?? false;
       kept = { foundProdPack: before!.prodPack, prodPackSet: prodPack !== undefined && prodPack === current && prodPack !== before!.prodPack ? prodPack : undefined, tokenRotation: props.tokenRotation };
     }
@@ -133,7 +138,10 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
   async update(id, olds: MessagingAccountOutputs, news: Inputs) {
     const client = apiClient();
     const guard = (err: unknown): never => {
-      if (goneIfNotFound(err, accountLabel(id), olds.managedBy, managementIdentity(client.settings), client.settings)) throw notFound(id);
+      if (isNotFound(err)) {
+        believeGone(managedAccount(client, id, olds.managedBy));
+        throw noSuchAccount(id);
+      }
       throw err instanceof ApiError ? err.about(accountLabel(id)) : err;
     };
     // How the account is now, not as last recorded: someone may have changed the pack since.
@@ -185,11 +193,12 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     if (takenOverThisRun({ kind: "messaging account", accountId: id })) return;
     const client = apiClient();
     const record = await readAccount(client, id);
-    if (!record) return confirmGone(accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings);
+    if (!record) return believeGone(managedAccount(client, id, props.managedBy));
     // Someone changed it since: theirs.
     if ((record.prod_pack_enabled ?? false) !== props.prodPackSet) return;
     await client.messagingAccounts.setProdPack(id, props.foundProdPack).catch((err) => {
-      if (!goneIfNotFound(err, accountLabel(id), props.managedBy, managementIdentity(client.settings), client.settings)) throw err;
+      if (!isNotFound(err)) throw err;
+      believeGone(managedAccount(client, id, props.managedBy));
     });
   },
 };

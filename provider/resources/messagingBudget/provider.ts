@@ -4,18 +4,20 @@
  */
 import type { MessagingAccountRecord } from "../../api/schemas";
 import { budgetProvider } from "../budget";
+import { withoutUndefined } from "../messagingCalls";
 import { Inputs, type MessagingBudgetOutputs } from "./schema";
 
-export const messagingBudgetProvider = budgetProvider<"accountId", MessagingAccountRecord, MessagingBudgetOutputs>({
-  kind: "MessagingBudget",
-  idField: "accountId",
-  what: "messaging account",
-  listedBy: "getMessagingAccounts()",
-  takeover: (accountId) => ({ kind: "messaging budget", accountId }),
-  list: (client) => client.messagingAccounts.list(),
-  idOf: (a) => a.id,
-  isLive: (a) => !a.deletion_time,
-  budgetOf: (a) => a.budget,
-  setBudget: (client, id, value) => client.messagingAccounts.setBudget(id, value),
-  details: (a) => ({ region: a.region, ...(a.state !== undefined ? { state: a.state } : {}), ...(a.type !== undefined ? { type: a.type } : {}) }),
-}, Inputs);
+export const messagingBudgetProvider = budgetProvider<MessagingAccountRecord, Inputs, MessagingBudgetOutputs>(
+  {
+    names: { kind: "MessagingBudget", what: "messaging account", idField: "accountId", listedBy: "getMessagingAccounts()" },
+    idIn: (inputs) => inputs.accountId,
+    inputsOf: (accountId, budget) => ({ accountId, budget }),
+    list: (client) => client.messagingAccounts.list(),
+    // The service keeps a deleted account, marked: it has no budget left to manage.
+    find: (accounts, id) => accounts.find((a) => a.id === id && !a.deletion_time),
+    setBudget: (client, id, value) => client.messagingAccounts.setBudget(id, value),
+    outputs: (a, budgetState) => withoutUndefined({ accountId: a.id, region: a.region, state: a.state, type: a.type, ...budgetState }),
+    takeover: (accountId) => ({ kind: "messaging budget", accountId }),
+  },
+  Inputs,
+);

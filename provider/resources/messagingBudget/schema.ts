@@ -1,13 +1,15 @@
 /**
  * What the MessagingBudget provider receives (after `check`) and what the stack stores.
  */
+import { z } from "zod";
 import { budget, type MessagingRegion, type Reported } from "../../api/schemas";
-import { budgetInputs, type BudgetOutputs } from "../budget";
+import { budgetFields, objectId, type BudgetState } from "../budget";
 
-export const Inputs = budgetInputs("accountId", "messaging account", budget);
-export type Inputs = import("zod").output<typeof Inputs>;
+export const Inputs = z.object({ accountId: objectId("messaging account"), ...budgetFields(budget) });
+export type Inputs = z.output<typeof Inputs>;
 
-export type MessagingBudgetOutputs = BudgetOutputs<"accountId"> & {
+export type MessagingBudgetOutputs = BudgetState & {
+  accountId: string;
   state?: string;
   type?: string;
   region: Reported<MessagingRegion>;

@@ -18,14 +18,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { MgmtClient } from "../../api/client";
-import { NotFoundError } from "../../api/errors";
+import { ifFound, isNotFound } from "../../api/errors";
 import type { QueueRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
-import { goneIfNotFound, latestToken } from "../identity";
+import { believeGone, latestToken, type ManagedObject } from "../identity";
 import { act, assertSameAccount, regionProblem, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown } from "../validation";
 import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
 
@@ -33,17 +33,13 @@ const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
 /** The pause state the stack declares: a declared queue runs unless told otherwise. */
 const wantedPause = (q: QueueInputs) => q.paused ?? (isDeclared(q) ? false : undefined);
 
-function queueNotFound(err: unknown, client: MgmtClient, props: QueueOutputs, token: string | undefined): boolean {
-  return goneIfNotFound(err, `${queueLabel(props.queue)} in ${props.region}`, props.managedBy, tokenIdentityOf(client, token), client.settings);
+/** The queue as the not-found rule sees it (believeGone): gone only if the account that acted on it asks. */
+function managedQueue(client: MgmtClient, props: QueueOutputs, token: string | undefined): ManagedObject {
+  return { what: `${queueLabel(props.queue)} in ${props.region}`, managedBy: props.managedBy, asking: tokenIdentityOf(client, token), settings: client.settings };
 }
 
 async function readQueue(client: MgmtClient, q: { queue: string; region: QueueInputs["region"]; token?: string }): Promise<QueueRecord | undefined> {
-  try {
-    return await act(queueLabel(q.queue), "read", q, () => client.queues(q).get(q.queue));
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  return ifFound(act(queueLabel(q.queue), "read", q, () => client.queues(q).get(q.queue)));
 }
 
 type QueueTarget = Pick<QueueInputs, "queue" | "region" | "token">;
@@ -214,13 +210,11 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
   async read(id, stored) {
     const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
-    let record: QueueRecord;
     assertSameAccount(client, queueLabel(props.queue), props.managedBy, props.token);
-    try {
-      record = await client.queues(props).get(props.queue);
-    } catch (err) {
-      if (queueNotFound(err, client, props, props.token)) return {};
-      throw err;
+    const record = await ifFound(client.queues(props).get(props.queue));
+    if (!record) {
+      believeGone(managedQueue(client, props, props.token));
+      return {};
     }
     // Only what the stack declares is compared later: `paused` is recorded where it is declared.
     const observed = { paused: props.paused !== undefined || isDeclared(props) ? record.paused : undefined, lag: record.lag, parallelism: isDeclared(props) ? record.parallelism : undefined };
@@ -234,7 +228,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     const { before: _, ...inputs } = QueueInputs.parse(news);
     const client = apiClient();
     const guard = (err: unknown): never => {
-      queueNotFound(err, client, olds, inputs.token);
+      if (isNotFound(err)) believeGone(managedQueue(client, olds, inputs.token));
       throw err;
     };
     assertSameAccount(client, queueLabel(olds.queue), olds.managedBy, inputs.token);
@@ -283,7 +277,8 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
         await giveBackPause(client, props, now.paused, props);
       }
     } catch (err) {
-      if (!queueNotFound(err, client, props, t)) throw err;
+      if (!isNotFound(err)) throw err;
+      believeGone(managedQueue(client, props, t));
     }
   },
 };

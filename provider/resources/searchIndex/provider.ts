@@ -13,15 +13,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { MgmtClient } from "../../api/client";
-import { ApiError } from "../../api/errors";
+import { ApiError, ifFound, isNotFound } from "../../api/errors";
 import { SEARCH_TYPES, type SearchIndexRecord, type SearchType } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { UserError } from "../../userError";
-import { confirmGone, goneIfNotFound, managementIdentity } from "../identity";
+import { believeGone, managementIdentity, type ManagedObject } from "../identity";
 import { applyToSharedList, sharedList } from "../sharedList";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../providerRef";
+import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
 
@@ -52,12 +52,7 @@ async function findByName(client: MgmtClient, name: string): Promise<SearchIndex
 async function readIndex(client: MgmtClient, id: string): Promise<SearchIndexRecord | undefined> {
   const listed = (await sharedList(INDEXES, () => client.searchIndexes.list())).find((i) => i.id === id);
   if (listed) return listed;
-  try {
-    return await client.searchIndexes.get(id);
-  } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) return undefined;
-    throw err;
-  }
+  return ifFound(client.searchIndexes.get(id));
 }
 
 const indexLabel = (name: string, id: string) => `search index "${name}" (${id})`;
@@ -65,13 +60,7 @@ const indexLabel = (name: string, id: string) => `search index "${name}" (${id})
 /** Takes an existing index over: the record after the stack's changes, and how it was found if it changed anything. */
 async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<{ record: SearchIndexRecord; found?: FoundIndex }> {
   const ref = inputs.adopt!;
-  let record: SearchIndexRecord | undefined;
-  try {
-    record = await client.searchIndexes.get(ref);
-  } catch (err) {
-    if (!(err instanceof ApiError && err.isNotFound)) throw err;
-  }
-  record ??= await findByName(client, ref);
+  const record = (await ifFound(client.searchIndexes.get(ref))) ?? (await findByName(client, ref));
   if (!record) throw new UserError(`adopt: no search index with id or name "${ref}" exists for this user`);
   recordTakeover({ kind: "search index", id: record.id });
   if (record.region !== inputs.region) {
@@ -141,9 +130,9 @@ async function release(client: MgmtClient, id: string, props: SearchIndexOutputs
   if (now.type === props.type && found.type !== props.type && (SEARCH_TYPES as readonly string[]).includes(found.type)) await client.searchIndexes.setPlan(id, found.type as SearchType);
 }
 
-/** A 404 from an operation on an existing index: gone, unless other credentials are asking. */
-function notFound(err: unknown, label: string, managedBy: string | undefined, client: MgmtClient): boolean {
-  return goneIfNotFound(err, label, managedBy, managementIdentity(client.settings), client.settings);
+/** The index as the not-found rule sees it (believeGone): gone, unless other credentials are asking. */
+function managedIndex(client: MgmtClient, what: string, managedBy: string | undefined): ManagedObject {
+  return { what, managedBy, asking: managementIdentity(client.settings), settings: client.settings };
 }
 
 export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, SearchIndexOutputs> = {
@@ -198,7 +187,7 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     const client = apiClient();
     const record = await readIndex(client, id);
     if (!record) {
-      confirmGone(indexLabel(props.name, id), props.managedBy, managementIdentity(client.settings), client.settings);
+      believeGone(managedIndex(client, indexLabel(props.name, id), props.managedBy));
       return {};
     }
     // Visible to the identity asking now: that identity manages it from here on.
@@ -216,7 +205,10 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     const client = apiClient();
     const label = indexLabel(olds.name, id);
     const guard = (err: unknown): never => {
-      if (notFound(err, label, olds.managedBy, client)) throw new UserError(`${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+      if (isNotFound(err)) {
+        believeGone(managedIndex(client, label, olds.managedBy));
+        throw new UserError(`${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+      }
       throw err instanceof ApiError ? err.about(label) : err;
     };
     const name = news.name ?? olds.name;
@@ -255,7 +247,8 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
       if (props.adopt !== undefined) await release(client, id, props);
       else await client.searchIndexes.delete(id);
     } catch (err) {
-      if (!notFound(err, indexLabel(props.name, id), props.managedBy, client)) throw err;
+      if (!isNotFound(err)) throw err;
+      believeGone(managedIndex(client, indexLabel(props.name, id), props.managedBy));
     }
     await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.splice(0, all.length, ...all.filter((i) => i.id !== id)));
   },

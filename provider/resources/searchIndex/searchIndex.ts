@@ -4,10 +4,10 @@
  */
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { ApiError } from "../../api/errors";
+import { ifFound } from "../../api/errors";
 import type { Reported, SearchRegion, SearchType } from "../../api/schemas";
 import { getSearchIndex, type GetSearchIndexResult } from "../../functions/getSearchIndex";
-import { providerFor } from "../providerRef";
+import { providerFor } from "../serializedProvider";
 import type { SearchIndexOutputs, SearchIndexTokens } from "./schema";
 
 export type { SearchIndexOutputs, SearchIndexTokens } from "./schema";
@@ -111,13 +111,8 @@ type Detail = Exclude<keyof SearchIndexInfo, keyof SearchIndexOutputs | "id" | "
 type SearchIndexInfo = GetSearchIndexResult;
 const DETAILS = new WeakMap<SearchIndex, pulumi.Output<SearchIndexInfo | undefined>>();
 
-async function fetchDetails(id: string): Promise<SearchIndexInfo | undefined> {
-  try {
-    return await getSearchIndex({ id });
-  } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) return undefined;
-    throw err;
-  }
+function fetchDetails(id: string): Promise<SearchIndexInfo | undefined> {
+  return ifFound(getSearchIndex({ id }));
 }
 
 const STORED_PLACEHOLDERS = { deployedRegion: undefined, endpoint: undefined, tokens: undefined, managedBy: undefined };

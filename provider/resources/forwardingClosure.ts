@@ -1,12 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ProviderName } from "./providerRef";
+import type { ProviderName } from "./serializedProvider";
 
 /**
- * The fallback form of `__provider` (providerRef.ts): nothing but forwarding calls that require
+ * The fallback form of `__provider` (serializedProvider.ts): nothing but forwarding calls that require
  * the provider module `pulumi-mgmt/internal/providers/<name>` when the provider process runs them.
- * No client, credential, path or library is captured; the path is permanent (providerRef.ts).
+ * No client, credential, path or library is captured; the path is permanent (serializedProvider.ts).
+ * The closure stored in state is only these calls: this file's name and place are not in it.
  */
-export function thinProvider(name: ProviderName): pulumi.dynamic.ResourceProvider {
+export function forwardingClosure(name: ProviderName): pulumi.dynamic.ResourceProvider {
   const load = () => require(`pulumi-mgmt/internal/providers/${name}`);
   return {
     // Short names: this text is stored twice in every resource's state.

@@ -9,13 +9,14 @@
  *
  * Fallback: where the module's real path does not run through `node_modules/pulumi-mgmt/` (pnpm's
  * `.pnpm` store, Yarn Plug'n'Play, a linked checkout), the serializer would copy the module's
- * code by value; there the thin forwarding closure of thinProvider.ts is used instead, which
+ * code by value; there the thin forwarding closure of forwardingClosure.ts is used instead, which
  * requires the same module when it runs. `PULUMI_MGMT_PROVIDER_FORM=closure` forces it.
  *
  * PERMANENT PATHS: from 0.1.0 on, both forms name `pulumi-mgmt/internal/providers/<name>` in users'
  * state, and `refresh`, `up` and `destroy` load it from whatever release is installed then. Never
  * rename or remove `internal/providers/{searchIndex,messagingBudget,flowControlKey,messagingQueue,messagingAccount,databaseBudget}`
- * (nor any added later), and keep each one's exports object a provider (`providerModule`).
+ * (nor any added later), and keep each one's exports object a provider (`permanentModule`). The
+ * files behind them (this one, forwardingClosure.ts, permanentModule.ts) are not in state and may move.
  */
 import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -25,7 +26,7 @@ import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { MgmtClient } from "../api/client";
 import type { Api } from "../api/endpoints";
 import { programSettings } from "./programClient";
-import { thinProvider } from "./thinProvider";
+import { forwardingClosure } from "./forwardingClosure";
 
 /** The providers, by the name of their module under `internal/providers/` (permanent: see above). */
 export type ProviderName = "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue" | "messagingAccount" | "databaseBudget";
@@ -53,7 +54,7 @@ export function providerFor(name: ProviderName, token?: unknown): pulumi.dynamic
   checkProgramSettings([name], token);
   let provider = chosen.get(name);
   if (!provider) {
-    provider = installedModule(name) ?? thinProvider(name);
+    provider = installedModule(name) ?? forwardingClosure(name);
     chosen.set(name, provider);
   }
   return provider;

@@ -1,0 +1,37 @@
+/** The tenant list's check (fleet/tenant.ts): one line, every problem, each naming where, the tenant and the field. */
+import { checkTenants } from "../../provider/fleet/tenant";
+import { UserError } from "../../provider/userError";
+
+const problems = (raw: unknown): string => {
+  try {
+    checkTenants(raw, "t.json");
+  } catch (err) {
+    expect(err).toBeInstanceOf(UserError);
+    return (err as Error).message;
+  }
+  throw new Error("expected the list to be refused");
+};
+
+test("a good list: defaults filled in, the pin kept as given", () => {
+  expect(checkTenants([{ id: "a", flowControlKey: "k", pin: { rate: 5, burst: 1 } }], "t.json")).toEqual([
+    { id: "a", plan: "free", searchRegion: "eu-west-1", messagingRegion: "eu-central-1", flowControlKey: "k", pin: { rate: 5, burst: 1 } },
+  ]);
+});
+
+test("every problem at once, on one line, naming the tenant and the field", () => {
+  const message = problems([{ id: "ok", flowControlKey: "k" }, { id: "Bad Id", flowControlKey: "k" }, { id: "x", flowControlKey: "", plan: "gold" }, 7, { id: "ok", flowControlKey: "k" }]);
+  expect(message).not.toContain("\n");
+  expect(message.split("; ")).toEqual([
+    `t.json[1] (Bad Id): id: must be 1 to 40 lowercase letters, digits and '-', got "Bad Id"`,
+    `t.json[2] (x): plan: must be one of free, payg, got "gold"`,
+    `t.json[2] (x): flowControlKey: must be a non-empty string`,
+    `t.json[3]: must be an object`,
+  ]);
+});
+
+test("a name listed twice, a missing id, a list that is not one", () => {
+  expect(problems([{ id: "a", flowControlKey: "k" }, { id: "a", flowControlKey: "k" }])).toBe(`t.json[1] (a): id: "a" is listed twice`);
+  expect(problems([{ flowControlKey: "k" }])).toBe(`t.json[0]: id: must be 1 to 40 lowercase letters, digits and '-', got undefined`);
+  expect(problems({ tenants: [] })).toBe("t.json: must be a JSON array of tenants");
+  expect(problems([{ id: "a", flowControlKey: "k", pin: 3 }])).toBe("t.json[0] (a): pin: must be an object of parallelism, rate and period");
+});
