@@ -3,7 +3,8 @@
  * installed from the package's `npm pack` tarball (not this repository's tree), with its own
  * @pulumi/pulumi version, Node, package manager and module system. Each runs `pulumi up`, a no-op
  * `preview`, `refresh` and `destroy` through the Pulumi CLI built for that SDK version, against
- * the emulator.
+ * the emulator. Each also asks the installed package whether the leg's SDK still has what it
+ * relies on beyond the SDK's published API (`sdkAdapterProblems()`).
  *
  * `npm test` runs the legs in MGMT_MATRIX_LEGS (default: today, esm); `npm run test:matrix`
  * runs every leg. A leg that cannot run fails with the reason; none is skipped silently.
@@ -151,6 +152,11 @@ test.each(legs)("leg %s: one SDK copy; up, a no-op preview, refresh and destroy 
       expect(tree.dependencies["@pulumi/pulumi"].version).toBe(leg.sdk);
       expect(JSON.stringify(tree).match(/"version":"3\.\d+\.\d+"/g)?.filter((v, i, all) => all.indexOf(v) === i)).toEqual([`"version":"${leg.sdk}"`]);
     }
+
+    // What pulumi-mgmt relies on beyond the SDK's published API is still there in this leg's SDK
+    // (provider/automation/sdkAdapter.ts): asked of the package as the project installed it.
+    const adapter = await sh(dir, process.execPath, ["-e", `require("pulumi-mgmt/automation").sdkAdapterProblems().then((p) => console.log(JSON.stringify(p)))`]);
+    expect(JSON.parse(adapter.trim().split("\n").pop()!)).toEqual([]);
 
     const cliDir = (await sh(PACKAGE_ROOT, "bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], { ...process.env, PULUMI_MGMT_SDK_DIR: programSdk, ...(leg.cli ? { PULUMI_MGMT_CLI_VERSION: leg.cli } : {}) })).trim().split("\n").pop()!;
     const nodeBin = leg.node ? path.join(dir, ".node/node_modules/.bin") : undefined;
