@@ -10,21 +10,17 @@
  * that reports nothing (a fresh stack), or plans to delete every resource (an existing one).
  *
  * A subchannel pool per client removes the sharing. The SDK passes one options object to every
- * engine and monitor client it creates (`grpcClientOptions`: exported in 3.248, not yet in 3.139); older
- * SDKs keep theirs private, and there this is a no-op.
+ * engine and monitor client it creates; the SDK does not publish it, so it is reached through
+ * sdkAdapter.ts (present in 3.248, absent in 3.139: there this is a no-op).
  */
+import { sdkGrpcClientOptions } from "./sdkAdapter";
+
 const LOCAL_POOL = "grpc.use_local_subchannel_pool";
 
 /** Makes every engine and monitor client the SDK creates from now on use its own connections. Idempotent. */
 export function isolateEngineConnections(): boolean {
-  let settings: { grpcClientOptions?: Record<string, unknown> };
-  try {
-    settings = require("@pulumi/pulumi/runtime/settings");
-  } catch {
-    return false;
-  }
-  const options = settings.grpcClientOptions;
-  if (!options || typeof options !== "object") return false;
+  const options = sdkGrpcClientOptions();
+  if (!options) return false;
   options[LOCAL_POOL] = 1;
   return true;
 }

@@ -6,56 +6,93 @@
  * plain, to tell secrets apart) and `pulumi stack history`, and `refresh` and `destroy` run
  * `stack history`: each a whole CLI start, stack load and passphrase derivation, about a third of
  * a small update's CPU. Here the summary comes from the engine's summary event and the outputs
- * from the stack's outputs event; only when an output is secret (the event masks it) is one
- * `stack export --show-secrets` read instead of three commands.
+ * from the stack resource's outputs event; only when an output is secret (the event masks it) is
+ * one `stack export --show-secrets` read instead of three commands.
  *
- * It calls the SDK's own method on a view of the stack whose `outputs` and `info` answer from
- * the events, so every option, the inline program server and the error handling stay the SDK's.
+ * The summary holds what the engine reported: no history entry is read, so it has no version
+ * number, message, environment or config (`stack.info()` reads them: one `stack history`).
+ * How the SDK's own method is made to take these answers is sdkAdapter.ts's business.
  */
-import type { DestroyOptions, DestroyResult, EngineEvent, OutputMap, RefreshOptions, RefreshResult, Stack, SummaryEvent, UpdateKind, UpdateSummary, UpOptions, UpResult } from "@pulumi/pulumi/automation";
+import type { DestroyOptions, DestroyResult, EngineEvent, OpMap, OutputMap, RefreshOptions, RefreshResult, Stack, SummaryEvent, UpdateKind, UpdateSummary, UpOptions, UpResult } from "@pulumi/pulumi/automation";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
+import { UserError } from "../userError";
+import { destroyWithoutFollowUps, refreshWithoutFollowUps, upWithoutFollowUps, type AfterCommand } from "./sdkAdapter";
 
-/** Pulumi's mark of a special value (secret, asset, archive, resource reference) and of a secret. */
-const SPECIAL_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_MARK = "1b47061264138c4ac30d75fd1eb44270";
 const STACK_TYPE = "pulumi:pulumi:Stack";
 
-export function leanUp(stack: Stack, opts: UpOptions = {}): Promise<UpResult> {
+/**
+ * An operation's summary as the engine reported it, or (when its events did not say enough) the
+ * stack's history entry, which has these fields and more.
+ */
+export type LeanSummary = Pick<UpdateSummary, "kind" | "startTime" | "endTime" | "result" | "resourceChanges">;
+
+export type LeanUpResult = Omit<UpResult, "summary"> & { summary: LeanSummary };
+export type LeanRefreshResult = Omit<RefreshResult, "summary"> & { summary: LeanSummary };
+export type LeanDestroyResult = Omit<DestroyResult, "summary"> & { summary: LeanSummary };
+
+export function leanUp(stack: Stack, opts: UpOptions = {}): Promise<LeanUpResult> {
   const seen = new Seen(opts.onEvent);
-  return stack.up.call(view(stack, seen, "update"), { ...opts, onEvent: seen.on });
+  return upWithoutFollowUps(stack, { ...opts, onEvent: seen.on }, answers(stack, seen, "update"));
 }
 
-export function leanRefresh(stack: Stack, opts: RefreshOptions = {}): Promise<RefreshResult> {
+export function leanRefresh(stack: Stack, opts: RefreshOptions = {}): Promise<LeanRefreshResult> {
   const seen = new Seen(opts.onEvent);
-  return stack.refresh.call(view(stack, seen, "refresh"), { ...opts, onEvent: seen.on });
+  return refreshWithoutFollowUps(stack, { ...opts, onEvent: seen.on }, answers(stack, seen, "refresh"));
 }
 
-export function leanDestroy(stack: Stack, opts: DestroyOptions = {}): Promise<DestroyResult> {
+export function leanDestroy(stack: Stack, opts: DestroyOptions = {}): Promise<LeanDestroyResult> {
   const seen = new Seen(opts.onEvent);
-  return stack.destroy.call(view(stack, seen, "destroy"), { ...opts, onEvent: seen.on });
+  return destroyWithoutFollowUps(stack, { ...opts, onEvent: seen.on }, answers(stack, seen, "destroy"));
 }
 
 /** What the engine reported during one operation. */
 class Seen {
-  readonly started = new Date();
-  summary?: SummaryEvent & { result?: string };
+  /** The engine's time of its first event (seconds since the epoch). */
+  firstTimestamp?: number;
+  summary?: { event: SummaryEvent; timestamp: number };
   stackOutputs?: Record<string, unknown>;
 
   constructor(private readonly forward?: (event: EngineEvent) => void) {}
 
   on = (event: EngineEvent): void => {
-    if (event.summaryEvent) this.summary = event.summaryEvent;
+    this.firstTimestamp ??= event.timestamp;
+    if (event.summaryEvent) this.summary = { event: event.summaryEvent, timestamp: event.timestamp };
     const step = event.resOutputsEvent?.metadata;
     if (step?.type === STACK_TYPE) this.stackOutputs = step.new?.outputs ?? {};
     this.forward?.(event);
   };
 }
 
-/** The stack as the SDK's method sees it: everything its own, but `outputs` and `info` from the events. */
-function view(stack: Stack, seen: Seen, kind: UpdateKind): Stack {
-  return Object.create(stack, {
-    outputs: { value: () => outputsOf(stack, seen) },
-    info: { value: async (showSecrets?: boolean) => (seen.summary ? summaryOf(kind, seen) : stack.info(showSecrets)) },
-  }) as Stack;
+function answers(stack: Stack, seen: Seen, kind: UpdateKind): AfterCommand<LeanSummary> {
+  return {
+    outputs: () => outputsOf(stack, seen),
+    summary: async (showSecrets) => summaryOf(kind, seen) ?? (await historyEntry(stack, showSecrets)),
+  };
+}
+
+/**
+ * The summary from the engine's events: the kind asked for, the engine's times of its first and
+ * its summary event, its resource changes. The result is the engine's verdict: the SDK asks for
+ * the summary only after the CLI exited 0, which it does only for an operation that succeeded (a
+ * failed one throws the SDK's CommandError instead). Undefined when the events do not vouch for
+ * it (no summary event, or the engine says the state may be corrupt): the history entry then.
+ */
+function summaryOf(kind: UpdateKind, seen: Seen): LeanSummary | undefined {
+  if (!seen.summary || seen.summary.event.maybeCorrupt || seen.firstTimestamp === undefined) return undefined;
+  const resourceChanges: OpMap = seen.summary.event.resourceChanges;
+  return {
+    kind,
+    startTime: new Date(seen.firstTimestamp * 1000),
+    endTime: new Date(seen.summary.timestamp * 1000),
+    result: "succeeded",
+    resourceChanges,
+  };
+}
+
+async function historyEntry(stack: Stack, showSecrets?: boolean): Promise<LeanSummary> {
+  const entry = await stack.info(showSecrets);
+  if (!entry) throw new UserError(`stack "${stack.name}" has no history entry after its operation: run \`pulumi stack history\` to see what the engine recorded`);
+  return entry;
 }
 
 async function outputsOf(stack: Stack, seen: Seen): Promise<OutputMap> {
@@ -73,31 +110,13 @@ async function outputsOf(stack: Stack, seen: Seen): Promise<OutputMap> {
   return map;
 }
 
-/**
- * The summary the events give: kind, times, result and resource changes. The history's version
- * number, message, environment and config are not in them (0 and empty; `stack.history()` has them).
- */
-function summaryOf(kind: UpdateKind, seen: Seen): UpdateSummary {
-  const summary = seen.summary!;
-  return {
-    version: 0,
-    kind,
-    startTime: seen.started,
-    endTime: new Date(),
-    message: "",
-    environment: {},
-    config: {},
-    result: (summary.result ?? "succeeded") as UpdateSummary["result"],
-    resourceChanges: summary.resourceChanges,
-  };
-}
-
+/** A special value of Pulumi's wire format (secret, asset, archive, resource reference): it carries the SDK's signature key. */
 function isSpecial(value: unknown): value is Record<string, unknown> {
-  return !!value && typeof value === "object" && SPECIAL_SIG in (value as object);
+  return !!value && typeof value === "object" && specialSigKey in value;
 }
 
 function isSecretEnvelope(value: unknown): value is Record<string, unknown> {
-  return isSpecial(value) && value[SPECIAL_SIG] === SECRET_MARK;
+  return isSpecial(value) && value[specialSigKey] === specialSecretSig;
 }
 
 /** Whether the value holds a special value that passes the test, at any depth. */

@@ -4,11 +4,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { LocalWorkspace, type ConfigMap, type DestroyOptions, type DestroyResult, type LocalWorkspaceOptions, type PulumiFn, type RefreshOptions, type RefreshResult, type Stack, type UpOptions, type UpResult } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type ConfigMap, type DestroyOptions, type LocalWorkspaceOptions, type PulumiFn, type RefreshOptions, type Stack, type UpOptions } from "@pulumi/pulumi/automation";
 import { SETTINGS_KEYS, type SettingName } from "../config";
 import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
-import { leanDestroy, leanRefresh, leanUp } from "./leanOps";
+import { leanDestroy, leanRefresh, leanUp, type LeanDestroyResult, type LeanRefreshResult, type LeanUpResult } from "./leanOps";
 import { UserError } from "../userError";
 
 const fileUrl = (dir: string) => `file://${path.resolve(dir)}`;
@@ -64,10 +64,13 @@ export interface MgmtStack {
   backendDir?: string;
   /** All of a file:// backend's files, for checks such as "no secret in plain text". */
   backendDirFiles(): string[];
-  /** `stack.up`, `stack.refresh` and `stack.destroy` without the CLI commands the SDK runs after them (leanOps.ts). */
-  up(opts?: UpOptions): Promise<UpResult>;
-  refresh(opts?: RefreshOptions): Promise<RefreshResult>;
-  destroy(opts?: DestroyOptions): Promise<DestroyResult>;
+  /**
+   * `stack.up`, `stack.refresh` and `stack.destroy` without the CLI commands the SDK runs after
+   * them (leanOps.ts): the summary is the engine's, without the history entry's version and message.
+   */
+  up(opts?: UpOptions): Promise<LeanUpResult>;
+  refresh(opts?: RefreshOptions): Promise<LeanRefreshResult>;
+  destroy(opts?: DestroyOptions): Promise<LeanDestroyResult>;
 }
 
 /** No secrets provider was chosen: the message says what to set. */

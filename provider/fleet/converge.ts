@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { ConcurrentUpdateError, type EngineEvent } from "@pulumi/pulumi/automation";
 import { mgmtStack, type MgmtConfig } from "../automation/stack";
 import { recoverPendingCreates } from "../automation/recovery";
 import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
@@ -53,20 +53,32 @@ export interface TenantResult {
 }
 
 /**
- * Worth another attempt: the service, the network or the state backend failing for a moment.
- * "unable to open bucket" covers the backend; with postgres:// it also covers a race seen here:
- * CLIs opening an empty database at once collide creating its table (duplicate pg_type key).
+ * Another update holds the stack's lock: the Automation API's typed error for it (it recognises
+ * the DIY backends' "the stack is currently locked by" and the Pulumi Cloud's 409).
  */
-export function isTransient(message: string): boolean {
-  if (isLocked(message)) return false; // someone else is changing this stack: never fight them
-  // Inline programs run side by side in one process, and the Automation API's program server
-  // listens for unhandled errors process-wide: one run's engine shutting down ("Resource monitor
-  // is terminating") can fail another run that did nothing wrong. Run again, it succeeds.
+export function isStackLocked(err: unknown): boolean {
+  return err instanceof ConcurrentUpdateError;
+}
+
+/**
+ * Worth another attempt: the service, the network or the state backend failing for a moment.
+ * The Automation API has no typed error for any of these (a failed operation is a plain
+ * CommandError whatever the cause), so they are read from the engine's text:
+ * - the service's 429 and 5xx, and dropped or timed-out connections, as our provider's errors
+ *   print them (they reach this process only as the CLI's output);
+ * - "unable to open bucket": the CLI's error when it cannot open its state backend; with
+ *   postgres:// it also covers a race seen here: CLIs opening an empty database at once collide
+ *   creating its table (duplicate pg_type key); "terminating connection" is PostgreSQL's own;
+ * - "Resource monitor is terminating": inline programs run side by side in one process, and the
+ *   Automation API's program server listens for unhandled errors process-wide, so one run's
+ *   engine shutting down can fail another run that did nothing wrong. Run again, it succeeds.
+ */
+export function isTransientFailure(err: unknown): boolean {
+  if (isStackLocked(err)) return false; // someone else is changing this stack: never fight them
+  const message = err instanceof Error ? err.message : String(err);
   if (/Resource monitor is terminating/.test(message)) return true;
   return /\b(429|500|502|503|504)\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|timed? ?out|temporarily unavailable|unable to open bucket|terminating connection|connection (was )?(terminated|closed|refused)/i.test(message);
 }
-
-export const isLocked = (message: string) => /currently locked|another update is currently in progress|conflict: another update/i.test(message);
 
 /**
  * Why a run found its stack locked. Under the fleet's fence (fencedRun.ts) no run of the fleet
@@ -79,10 +91,10 @@ const lockedReason = (fenced: boolean) =>
     ? "another update of this stack is in progress outside the fleet (Pulumi's lock, while no fleet run holds the stack): wait for it to finish, or run `pulumi cancel` on the stack if its process is gone"
     : "another update of this stack is in progress (Pulumi's lock): wait for it to finish; after a crash of this driver, run it again with --recover";
 
-/** The engine's own `error:` lines, not its whole output. */
-export function reason(err: unknown, fenced = false): string {
+/** Why a run failed, in one line: the engine's own `error:` lines, not its whole output. */
+export function runFailureReason(err: unknown, fenced = false): string {
+  if (isStackLocked(err)) return lockedReason(fenced);
   const text = err instanceof Error ? err.message : String(err);
-  if (isLocked(text)) return lockedReason(fenced);
   const lines = [...text.matchAll(/^\s*error: (.+)$/gm)].map((m) => m[1].trim()).filter((l) => l !== "update failed" && !/^preview failed/.test(l));
   return (lines.length > 0 ? [...new Set(lines)].join("; ") : text.split("\n")[0]).slice(0, 400);
 }
@@ -172,12 +184,11 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
       const changes = up.summary.resourceChanges as Record<string, number> | undefined;
       return done({ status: statusOf(changes), index: up.outputs.indexName?.value, attempts: attempt, changes });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
       if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
-      const transient = isTransient(message);
-      if (!transient || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: reason(err, o.fenced), transient });
+      const transient = isTransientFailure(err);
+      if (!transient || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: runFailureReason(err, o.fenced), transient });
       const wait = 2000 * attempt;
-      progress(`attempt ${attempt} failed for a transient reason (${reason(err, o.fenced)}); retrying in ${wait / 1000}s`);
+      progress(`attempt ${attempt} failed for a transient reason (${runFailureReason(err, o.fenced)}); retrying in ${wait / 1000}s`);
       await sleep(wait, o.signal);
     }
   }

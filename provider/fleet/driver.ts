@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { reason, type TenantResult } from "./converge";
+import { runFailureReason, type TenantResult } from "./converge";
 import { abortableSleep, ensureFleetSchema, FenceBusyError } from "./fence";
 import { convergeFenced, type FencedRunOptions } from "./fencedRun";
 import { Liveness, seconds } from "./liveness";
@@ -67,7 +67,7 @@ export async function startFencedDriver(database: string, o: FencedDriverOptions
         } catch (err) {
           if (err instanceof FenceBusyError) return failed(`another update of this stack is in progress (${err.message}): wait for it to finish`, false);
           // The database is away before the run could begin: wait for it (within --db-wait), then begin.
-          if (!UNREACHABLE.test(reason(err))) return failed(`the state database: ${reason(err)}`, true);
+          if (!UNREACHABLE.test(runFailureReason(err))) return failed(`the state database: ${runFailureReason(err)}`, true);
           await abortableSleep(1000, run.signal);
           await liveness.held(worker, run.signal);
         }

@@ -4,7 +4,7 @@
  * `startWorker`, `status`; the `mgmt-fleet` command), one update per stack ever (fence.ts).
  */
 export { checkTenants, readTenants, tenantProgram, tenantStack, TENANT_PROJECT, type Tenant } from "./tenant";
-export { converge, isLocked, isTransient, reason, type Action, type Drift, type RunOptions, type TenantResult } from "./converge";
+export { converge, type Action, type Drift, type RunOptions, type TenantResult } from "./converge";
 export { FenceBusyError, takeFence, type Fence } from "./fence";
 export { convergeFenced, type FencedRunOptions } from "./fencedRun";
 export { startFencedDriver, type FencedDriver, type FencedDriverOptions } from "./driver";

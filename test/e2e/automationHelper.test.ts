@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SecretsProviderError, mgmtStack } from "../../provider/automation";
+import { SecretsProviderError, mgmtStack, type LeanSummary } from "../../provider/automation";
 
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {
@@ -124,13 +124,25 @@ test("the stack's up, refresh and destroy answer as the SDK's, with one CLI comm
   expect(leanSecret.outputs.inner).toEqual({ value: { deep: "deep-secret" }, secret: false });
   expect(leanPlain.summary.resourceChanges).toEqual({ create: 1 });
   expect(leanSecret.summary).toMatchObject({ kind: "update", result: "succeeded", resourceChanges: sdkSecret.summary.resourceChanges });
+  // The engine's summary, not a history entry: no version or message to make up.
+  expect(Object.keys(leanSecret.summary).sort()).toEqual(["endTime", "kind", "resourceChanges", "result", "startTime"]);
 
   const [refresh, refreshCmds] = await count(() => s.refresh());
   expect(refreshCmds).toEqual(["refresh"]);
   expect(refresh.summary).toMatchObject({ kind: "refresh", result: "succeeded", resourceChanges: { same: 1 } });
+  await expectAsRecorded(refresh.summary);
   const [destroy, destroyCmds] = await count(() => s.destroy());
   expect(destroyCmds).toEqual(["destroy"]);
   expect(destroy.summary).toMatchObject({ kind: "destroy", result: "succeeded", resourceChanges: { delete: 1 } });
+  await expectAsRecorded(destroy.summary);
+
+  /** The summary agrees with the history entry the engine wrote for the same operation (its times to the second). */
+  async function expectAsRecorded(summary: LeanSummary): Promise<void> {
+    const entry = (await s.stack.info())!;
+    expect(summary).toEqual({ kind: entry.kind, result: entry.result, resourceChanges: entry.resourceChanges, startTime: expect.any(Date), endTime: expect.any(Date) });
+    expect(Math.abs(summary.startTime.getTime() - entry.startTime.getTime())).toBeLessThanOrEqual(2000);
+    expect(Math.abs(summary.endTime.getTime() - entry.endTime.getTime())).toBeLessThanOrEqual(2000);
+  }
 });
 
 function secretOf<T>(value: T) {

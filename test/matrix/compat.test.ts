@@ -3,10 +3,11 @@
  * installed from the package's `npm pack` tarball (not this repository's tree), with its own
  * @pulumi/pulumi version, Node, package manager and module system. Each runs `pulumi up`, a no-op
  * `preview`, `refresh` and `destroy` through the Pulumi CLI built for that SDK version, against
- * the emulator.
+ * the emulator. Each also asks the installed package whether the leg's SDK still has what it
+ * relies on beyond the SDK's published API (`sdkAdapterProblems()`).
  *
- * `npm test` runs the legs in MGMT_MATRIX_LEGS (default: today, esm); `npm run test:matrix`
- * runs every leg. A leg that cannot run fails with the reason; none is skipped silently.
+ * `npm test` runs the legs in MGMT_MATRIX_LEGS (default: today, esm), and the adapter's check
+ * alone for the other legs' SDK versions; `npm run test:matrix` runs every leg. A leg that cannot run fails with the reason; none is skipped silently.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -152,6 +153,11 @@ test.each(legs)("leg %s: one SDK copy; up, a no-op preview, refresh and destroy 
       expect(JSON.stringify(tree).match(/"version":"3\.\d+\.\d+"/g)?.filter((v, i, all) => all.indexOf(v) === i)).toEqual([`"version":"${leg.sdk}"`]);
     }
 
+    // What pulumi-mgmt relies on beyond the SDK's published API is still there in this leg's SDK
+    // (provider/automation/sdkAdapter.ts): asked of the package as the project installed it.
+    const adapter = await sh(dir, process.execPath, ["-e", `require("pulumi-mgmt/automation").sdkAdapterProblems().then((p) => console.log(JSON.stringify(p)))`]);
+    expect(JSON.parse(adapter.trim().split("\n").pop()!)).toEqual([]);
+
     const cliDir = (await sh(PACKAGE_ROOT, "bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], { ...process.env, PULUMI_MGMT_SDK_DIR: programSdk, ...(leg.cli ? { PULUMI_MGMT_CLI_VERSION: leg.cli } : {}) })).trim().split("\n").pop()!;
     const nodeBin = leg.node ? path.join(dir, ".node/node_modules/.bin") : undefined;
     const env: NodeJS.ProcessEnv = {
@@ -212,3 +218,20 @@ test.each(legs)("leg %s: one SDK copy; up, a no-op preview, refresh and destroy 
     rmSync(dir, { recursive: true, force: true });
   }
 }, 30 * 60_000);
+
+/**
+ * The SDK versions of the legs not run here: each installed with the package alone (no CLI, no
+ * engine), so `npm test` learns when any SDK of the matrix moves what sdkAdapter.ts relies on.
+ */
+const otherSdks = [...new Set(Object.values(LEGS).map((l) => l.sdk))].filter((sdk) => !legs.some((name) => LEGS[name].sdk === sdk));
+if (otherSdks.length > 0) test.each(otherSdks)("@pulumi/pulumi %s still has what the package relies on beyond the SDK's published API", async (sdk) => {
+  const dir = mkdtempSync(path.join(tmpdir(), `mgmt-matrix-sdk-${sdk}-`));
+  try {
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "matrix-sdk", version: "1.0.0", private: true }));
+    await sh(dir, "npm", ["install", "--no-audit", "--no-fund", `@pulumi/pulumi@${sdk}`, TARBALL]);
+    const adapter = await sh(dir, process.execPath, ["-e", `require("pulumi-mgmt/automation").sdkAdapterProblems().then((p) => console.log(JSON.stringify(p)))`]);
+    expect(JSON.parse(adapter.trim().split("\n").pop()!)).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 10 * 60_000);
