@@ -23,7 +23,8 @@ import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schem
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
 import { goneIfNotFound, latestToken } from "../identity";
-import { act, assertSameAccount, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
+import { act, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
+import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../providerRef";
 import { checkWithSettings, isUnknown } from "../validation";
@@ -76,9 +77,9 @@ function recoveredProvenance(props: KeyOutputs, now: KeyNow): KeyProvenance {
  * A key that answers 404 is gone only if the account that acted on it asks: a pause set with
  * another account's token is still in place, and swallowing the 404 would leave it there.
  */
-function keyNotFound(err: unknown, client: MgmtClient, props: KeyOutputs, token: string | undefined): boolean {
+function keyNotFound(err: unknown, client: MgmtClient, props: KeyOutputs, acting: Acting): boolean {
   const label = `${keyLabel(props.key)} in ${props.region}${props.paused ? " (paused by this stack)" : ""}`;
-  return goneIfNotFound(err, label, props.managedBy, tokenIdentityOf(client, token), client.settings);
+  return goneIfNotFound(err, label, props.managedBy, judgedAs(acting, props), client.settings);
 }
 
 /** The pin as the service reports it, over what was recorded; unreported parts stay as recorded. */
@@ -109,6 +110,13 @@ interface KeyNow {
   paused?: boolean;
   pin?: Pin;
 }
+
+/** How the key is, as read; a service that does not report the pause or the pin: what this stack recorded stands in. */
+const nowOf = (info: FlowControlInfo, recorded: KeyOutputs): KeyNow => ({ paused: info.isPaused ?? recorded.paused, pin: observedPin(info, recorded.pin) });
+
+/** An update gives back a pause or a pin part this stack set and no longer declares. */
+const givesBack = (olds: KeyOutputs, inputs: KeyInputs) =>
+  (inputs.paused === undefined && (olds.pausedByStack === true || olds.resumedByStack === true)) || partsOf(olds.pinnedByStack).some((p) => !partsOf(inputs.pin).includes(p));
 
 /**
  * Gives back one pin part this stack set, if its value is still in place: the value found before
@@ -215,7 +223,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   // Compares the declared state with the recorded one, which refresh keeps up to date: no call.
   async diff(_id, olds: KeyOutputs, news: KeyInputs) {
     // A preview fails when the up would: another account's token is refused before any call.
-    assertSameAccount(apiClient(), keyLabel(olds.key), olds.managedBy, news.token);
+    await assertSameAccount(apiClient(), keyLabel(olds.key), olds, news.token);
     const replaces = (["key", "region"] as const).filter((k) => olds[k] !== news[k]);
     const changes =
       replaces.length > 0 ||
@@ -232,6 +240,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const { before: checked, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
     const before = checked ?? (await readBefore(client, inputs, () => readKey(client, inputs)));
+    const acting = await actingWith(client, keyLabel(inputs.key), {}, inputs.token);
     recordTakeover(keyRef(client, inputs));
     // The pin creates a key that does not exist yet; its pause and rate reset need it to exist.
     const created = before.absent ? await converge(client, { ...inputs, paused: undefined, resetRateTrigger: undefined }, {}, {}, rethrow) : {};
@@ -240,7 +249,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const done = await converge(client, inputs, now, created, rethrow);
     return {
       id: keyId(inputs),
-      outs: withoutUndefined({ ...inputs, waitListSize: before.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }),
+      outs: withoutUndefined({ ...inputs, waitListSize: before.waitListSize, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint, ...done }),
     };
   },
 
@@ -248,16 +257,26 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
     let info: FlowControlInfo;
-    assertSameAccount(client, keyLabel(props.key), props.managedBy, props.token);
+    // The account's current token when the recorded one was rotated away (tokenAccount.ts).
+    const acting = await actingWith(client, keyLabel(props.key), props, props.token);
     try {
-      info = await client.flowControl(props).get(props.key);
+      info = await client.flowControl({ region: props.region, token: acting.token }).get(props.key);
     } catch (err) {
-      if (keyNotFound(err, client, props, props.token)) return {};
-      throw err;
+      if (keyNotFound(err, client, props, acting)) return {};
+      throw revokedTokenError(err, keyLabel(props.key), props.region, acting, props, client.settings);
     }
     const { before: _, ...recorded } = props;
     const recovered = isRecovered(props) ? recoveredProvenance(props, { paused: info.isPaused, pin: observedPin(info, undefined) }) : {};
-    const outs: KeyOutputs = { ...recorded, ...recovered, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, props.token), pin: observedPin(info, props.pin) };
+    const outs: KeyOutputs = {
+      ...recorded,
+      ...recovered,
+      // A token the resource holds is recorded as the one acted with (a secret: additionalSecretOutputs).
+      token: props.token === undefined ? undefined : acting.token,
+      waitListSize: info.waitListSize,
+      managedBy: acting.managedBy,
+      tokenFingerprint: acting.tokenFingerprint,
+      pin: observedPin(info, props.pin),
+    };
     if (info.isPaused !== undefined) outs.paused = info.isPaused;
     // `paused` and `pin` record what the service has; the declared values stay the inputs.
     return { id, props: withoutUndefined(outs) };
@@ -267,14 +286,17 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     // `before` stays in the inputs for stable diffs (before.ts); the outputs never carry it.
     const { before: _, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
+    const acting = await actingWith(client, keyLabel(olds.key), olds, inputs.token);
     const guard = (err: unknown): never => {
-      keyNotFound(err, client, olds, inputs.token);
-      throw err;
+      keyNotFound(err, client, olds, acting);
+      throw revokedTokenError(err, keyLabel(olds.key), olds.region, acting, olds, client.settings);
     };
-    assertSameAccount(client, keyLabel(olds.key), olds.managedBy, inputs.token);
-    // What the service has now, as last recorded (refresh keeps it up to date): no read needed.
-    const done = await converge(client, inputs, { paused: olds.paused, pin: olds.pin }, olds, guard);
-    return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }) };
+    const target = { ...inputs, token: acting.token };
+    // What the service has now, as last recorded (refresh keeps it up to date), except where this
+    // stack gives something back: only while its own value is still in place, so read first.
+    const now = givesBack(olds, inputs) ? await readKey(client, target).then((info) => nowOf(info, olds), guard) : { paused: olds.paused, pin: olds.pin };
+    const done = await converge(client, target, now, olds, guard);
+    return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint, ...done }) };
   },
 
   async delete(_id, stored: KeyOutputs) {
@@ -286,17 +308,16 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0) return;
     // Renamed in code (or replaced): the resource that took the key over in this run keeps it as it is.
     if (takenOverThisRun(keyRef(client, props))) return;
-    assertSameAccount(client, label, props.managedBy, t);
+    const acting = await actingWith(client, label, stored, t);
+    const target = { ...props, token: acting.token };
     try {
       // Given back only while this stack's own value is still in place: read what is there now.
-      const info = await readKey(client, props);
-      // A service that does not report the pause or the pin: what this stack recorded stands in.
-      const now: KeyNow = { paused: info.isPaused ?? props.paused, pin: observedPin(info, props.pin) };
-      await giveBackPause(client, props, now, props);
-      for (const part of partsOf(props.pinnedByStack)) await giveBackPart(client, props, now, props, part);
+      const now = nowOf(await readKey(client, target), props);
+      await giveBackPause(client, target, now, props);
+      for (const part of partsOf(props.pinnedByStack)) await giveBackPart(client, target, now, props, part);
     } catch (err) {
       // A key that no longer exists has nothing left to lift; one another account cannot see may.
-      if (!keyNotFound(err, client, props, t)) throw err;
+      if (!keyNotFound(err, client, props, acting)) throw revokedTokenError(err, label, props.region, acting, stored, client.settings);
     }
   },
 };
