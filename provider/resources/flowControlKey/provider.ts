@@ -6,7 +6,8 @@
  * - `pin`: limits pinned through the API (contract "Additions"), which win over the settings
  *   carried by messages. Pinning resets the key's rate counters, so a pin is sent only for parts
  *   whose value changed. A part removed from `pin` is given back as it was found (unpinned, or
- *   pinned again at the value found); a part this stack never pinned is left alone.
+ *   pinned again at the value found), only while the key still holds the stack's value (read
+ *   first: an operator's later pin stays); a part this stack never pinned is left alone.
  * - `resetRateTrigger`: a value the key has not seen yet resets its rate once (endpoint 7).
  *
  * Refresh reads the key (endpoint 6). Where the service reports `isPaused`, `isPinned*` and the
