@@ -5,8 +5,9 @@
  *
  * Identities are non-secret fingerprints stored in every resource's outputs (`managedBy`):
  * - management API objects (indexes, budgets): `user@origin/path` of mgmt:baseUrl;
- * - messaging objects (flow control keys, queues): `token:` and 12 hex digits of the SHA-256 of
- *   the bearer token, which cannot be turned back into the token.
+ * - messaging objects (flow control keys, queues): their account, `account:<id>@<region>`, where
+ *   management credentials let the accounts list tell it (tokenAccount.ts); else `token:` and 12
+ *   hex digits of the SHA-256 of the bearer token, which cannot be turned back into the token.
  */
 import { createHash } from "node:crypto";
 import { requireSetting, SETTINGS_KEYS as K, type Settings } from "../config";
@@ -69,7 +70,7 @@ function rotatedInto(recorded: string, current: string): boolean {
 }
 
 /** No identity is recorded only in a resource recovery just imported (before.ts): its refresh records one. */
-const isSameOrMoved = (recorded: string | undefined, current: string, settings: Settings) =>
+export const isSameOrMoved = (recorded: string | undefined, current: string, settings: Settings) =>
   recorded === undefined || recorded === current || settings.movedFrom === recorded || rotatedInto(recorded, current);
 
 function howToMove(current: string, recorded: string): string {

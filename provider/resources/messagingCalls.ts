@@ -9,8 +9,7 @@ import { ApiError, UnauthorizedError } from "../api/errors";
 import { messagingRegion, type MessagingRegion } from "../api/schemas";
 import { requireSetting } from "../config";
 import { regionFailureOf } from "./before";
-import { assertSameIdentity, tokenIdentity } from "./identity";
-import { isUnknown } from "./validation";
+import { tokenIdentity } from "./identity";
 
 export const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
 export const region = messagingRegion;
@@ -69,18 +68,9 @@ export const queueLabel = (queue: string) => `queue "${queue}"`;
 /** A trigger value this resource has not acted on yet. */
 export const isNewTrigger = (value: string | number | undefined, last: string | number | undefined) => value !== undefined && value !== last;
 
-/** The identity of the token a call will use: the resource's own, else mgmt:messagingToken. */
+/** The fingerprint of the token a call will use (the resource's own, else mgmt:messagingToken): how a run's takeovers name a key or queue. */
 export function tokenIdentityOf(client: MgmtClient, token: string | undefined): string {
   return tokenIdentity(token ?? requireSetting(client.settings, "messagingToken", "authenticate to the messaging API"));
-}
-
-/**
- * Refuses to act on a key or queue with a token of another identity than the one recorded (a
- * token not known yet, in a preview, is checked at `up`).
- */
-export function assertSameAccount(client: MgmtClient, what: string, recorded: string | undefined, token: string | undefined): void {
-  if (isUnknown(token)) return;
-  assertSameIdentity(what, recorded, tokenIdentityOf(client, token), client.settings);
 }
 
 export function withoutUndefined<T extends object>(o: T): T {

@@ -52,6 +52,8 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
     "POST /regional/:region/v2/flowControl/:key/pause": 1,
     // The new queue reads nothing of its own: one read at the declared region's address checks the token's region.
     "GET /regional/:region/v2/globalParallelism": 1,
+    // One accounts list for the run: a key's or queue's identity is the token's account (tokenAccount.ts).
+    "GET /v2/messaging/users": 1,
   });
 
   // Nothing changed: no call at all.

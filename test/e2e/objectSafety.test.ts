@@ -231,14 +231,14 @@ describe("5. shared messaging state", () => {
     await s.up();
     expect(emulatedAccount(free.id).keys.k.paused).toBe(true);
     const [key] = await exported(s, KEY);
-    expect(key.outputs!.managedBy).toMatch(/^token:[0-9a-f]{12}$/);
+    expect(key.outputs!.managedBy).toBe(`account:${free.id}@eu-central-1`);
     expect(JSON.stringify(key)).not.toContain(free.token);
 
     // The token now belongs to another account of the region, which has a key "k" too: that key
     // is not this one, and acting on it would leave this one paused. Refused, with nothing sent.
     await s.stack.setConfig("mgmt:messagingToken", { value: paid.token, secret: true });
     paused = false;
-    const mismatch = /flow control key "k" is managed by token:[0-9a-f]{12}, but this run would act with token:[0-9a-f]{12}: nothing was sent/;
+    const mismatch = new RegExp(`flow control key "k" is managed by account:${free.id}@eu-central-1, but this run would act with account:${paid.id}@eu-central-1: nothing was sent`);
     env.emu.resetLog();
     await expect(s.stack.preview()).rejects.toThrow(mismatch);
     await expect(s.up()).rejects.toThrow(mismatch);

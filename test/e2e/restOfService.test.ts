@@ -73,9 +73,10 @@ test("a new tokenRotation value replaces the tokens in place, and the key and qu
   // Each rotated once; nothing answered 401: no request carried a revoked token.
   expect(env.emu.requests().filter((r) => /reset-password|rotate-token/.test(r.route)).length).toBe(2);
   expect(env.emu.requests().filter((r) => r.status === 401)).toEqual([]);
-  // The key and queue now act with the new token (their identity follows it).
+  // The key and queue act with the new token; their identity is the account, which stays (issue 41).
   expect(rotated.outputs.key.value).toBe(rotated.outputs.queue.value);
-  expect(rotated.outputs.key.value).not.toBe(first.outputs.key.value);
+  expect(rotated.outputs.key.value).toBe(`account:${info.id}@eu-central-1`);
+  expect(first.outputs.key.value).toBe(rotated.outputs.key.value);
 
   // Removing the value does nothing; the same value again does nothing.
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 5 });

@@ -16,8 +16,8 @@ test("npm pack contains only what a user needs", () => {
   for (const must of ["LICENSE", "dist/provider/cli/template.js", "examples/new-project/Pulumi.yaml", "dist/provider/index.js", "dist/provider/automation/index.js", "dist/emulator/index.js", "dist/emulator/cli.js", "dist/provider/providers/searchIndex.js", "dist/provider/providers/messagingQueue.js", "dist/provider/providers/messagingBudget.js", "dist/provider/providers/flowControlKey.js", "dist/provider/providers/messagingAccount.js", "dist/provider/providers/databaseBudget.js", "dist/provider/runtime.js", "dist/provider/resources/messagingControls.js"]) {
     expect(files).toContain(must);
   }
-  // Compressed size: about 215 kB with six resources, the emulator, the fleet, every command's usage and docs/; a jump means something big slipped in.
-  expect(pack.size).toBeLessThan(230_000);
+  // Compressed size: about 233 kB with six resources, the emulator, the fleet, every command's usage and docs/; a jump means something big slipped in.
+  expect(pack.size).toBeLessThan(250_000);
 });
 
 test("the package carries the license its manifest names", () => {

@@ -31,7 +31,7 @@ export class FlowControlKey extends pulumi.dynamic.Resource {
   declare readonly lastResetTrigger: pulumi.Output<string | number | undefined>;
   /** The pinned limits, as last applied or, after a refresh, as the service reports them. */
   declare readonly pin: pulumi.Output<{ parallelism?: number; rate?: number; period?: number } | undefined>;
-  /** Fingerprint of the token (the account) this key is managed with; never the token. */
+  /** The account this key is managed on (`account:<id>@<region>`), or the fingerprint of its token where the account cannot be told; never the token. */
   declare readonly managedBy: pulumi.Output<string>;
 
   constructor(name: string, args: ActionTargetArgs & FlowControlKeySpec, opts?: pulumi.CustomResourceOptions) {

@@ -6,7 +6,8 @@
  * - `pin`: limits pinned through the API (contract "Additions"), which win over the settings
  *   carried by messages. Pinning resets the key's rate counters, so a pin is sent only for parts
  *   whose value changed. A part removed from `pin` is given back as it was found (unpinned, or
- *   pinned again at the value found); a part this stack never pinned is left alone.
+ *   pinned again at the value found), only while the key still holds the stack's value (read
+ *   first: an operator's later pin stays); a part this stack never pinned is left alone.
  * - `resetRateTrigger`: a value the key has not seen yet resets its rate once (endpoint 7).
  *
  * Refresh reads the key (endpoint 6). Where the service reports `isPaused`, `isPinned*` and the
@@ -23,7 +24,8 @@ import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schem
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
-import { act, assertSameAccount, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
+import { act, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
+import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown } from "../validation";
@@ -77,9 +79,9 @@ function recoveredProvenance(props: KeyOutputs, now: KeyNow): KeyProvenance {
  * account that acted on it asks: a pause set with another account's token is still in place, and
  * swallowing the 404 would leave it there.
  */
-function managedKey(client: MgmtClient, props: KeyOutputs, token: string | undefined): ManagedObject {
+function managedKey(client: MgmtClient, props: KeyOutputs, acting: Acting): ManagedObject {
   const what = `${keyLabel(props.key)} in ${props.region}${props.paused ? " (paused by this stack)" : ""}`;
-  return { what, managedBy: props.managedBy, asking: tokenIdentityOf(client, token), settings: client.settings };
+  return { what, managedBy: props.managedBy, asking: judgedAs(acting, props), settings: client.settings };
 }
 
 /** The pin as the service reports it, over what was recorded; unreported parts stay as recorded. */
@@ -110,6 +112,13 @@ interface KeyNow {
   paused?: boolean;
   pin?: Pin;
 }
+
+/** How the key is, as read; a service that does not report the pause or the pin: what this stack recorded stands in. */
+const nowOf = (info: FlowControlInfo, recorded: KeyOutputs): KeyNow => ({ paused: info.isPaused ?? recorded.paused, pin: observedPin(info, recorded.pin) });
+
+/** An update gives back a pause or a pin part this stack set and no longer declares. */
+const givesBack = (olds: KeyOutputs, inputs: KeyInputs) =>
+  (inputs.paused === undefined && (olds.pausedByStack === true || olds.resumedByStack === true)) || partsOf(olds.pinnedByStack).some((p) => !partsOf(inputs.pin).includes(p));
 
 /**
  * Gives back one pin part this stack set, if its value is still in place: the value found before
@@ -216,7 +225,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   // Compares the declared state with the recorded one, which refresh keeps up to date: no call.
   async diff(_id, olds: KeyOutputs, news: KeyInputs) {
     // A preview fails when the up would: another account's token is refused before any call.
-    assertSameAccount(apiClient(), keyLabel(olds.key), olds.managedBy, news.token);
+    await assertSameAccount(apiClient(), keyLabel(olds.key), olds, news.token);
     const replaces = (["key", "region"] as const).filter((k) => olds[k] !== news[k]);
     const changes =
       replaces.length > 0 ||
@@ -233,6 +242,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const { before: checked, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
     const before = checked ?? (await readBefore(client, inputs, () => readKey(client, inputs)));
+    const acting = await actingWith(client, keyLabel(inputs.key), {}, inputs.token);
     recordTakeover(keyRef(client, inputs));
     // The pin creates a key that does not exist yet; its pause and rate reset need it to exist.
     const created = before.absent ? await converge(client, { ...inputs, paused: undefined, resetRateTrigger: undefined }, {}, {}, rethrow) : {};
@@ -241,22 +251,34 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const done = await converge(client, inputs, now, created, rethrow);
     return {
       id: keyId(inputs),
-      outs: withoutUndefined({ ...inputs, waitListSize: before.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }),
+      outs: withoutUndefined({ ...inputs, waitListSize: before.waitListSize, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint, ...done }),
     };
   },
 
   async read(id, stored) {
     const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
-    assertSameAccount(client, keyLabel(props.key), props.managedBy, props.token);
-    const info = await ifFound(client.flowControl(props).get(props.key));
+    // The account's current token when the recorded one was rotated away (tokenAccount.ts).
+    const acting = await actingWith(client, keyLabel(props.key), props, props.token);
+    const info = await ifFound(client.flowControl({ region: props.region, token: acting.token }).get(props.key)).catch((err: unknown) => {
+      throw revokedTokenError(err, keyLabel(props.key), props.region, acting, props, client.settings);
+    });
     if (!info) {
-      believeGone(managedKey(client, props, props.token));
+      believeGone(managedKey(client, props, acting));
       return {};
     }
     const { before: _, ...recorded } = props;
     const recovered = isRecovered(props) ? recoveredProvenance(props, { paused: info.isPaused, pin: observedPin(info, undefined) }) : {};
-    const outs: KeyOutputs = { ...recorded, ...recovered, waitListSize: info.waitListSize, managedBy: tokenIdentityOf(client, props.token), pin: observedPin(info, props.pin) };
+    const outs: KeyOutputs = {
+      ...recorded,
+      ...recovered,
+      // A token the resource holds is recorded as the one acted with (a secret: additionalSecretOutputs).
+      token: props.token === undefined ? undefined : acting.token,
+      waitListSize: info.waitListSize,
+      managedBy: acting.managedBy,
+      tokenFingerprint: acting.tokenFingerprint,
+      pin: observedPin(info, props.pin),
+    };
     if (info.isPaused !== undefined) outs.paused = info.isPaused;
     // `paused` and `pin` record what the service has; the declared values stay the inputs.
     return { id, props: withoutUndefined(outs) };
@@ -266,14 +288,17 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     // `before` stays in the inputs for stable diffs (before.ts); the outputs never carry it.
     const { before: _, ...inputs } = KeyInputs.parse(news);
     const client = apiClient();
+    const acting = await actingWith(client, keyLabel(olds.key), olds, inputs.token);
     const guard = (err: unknown): never => {
-      if (isNotFound(err)) believeGone(managedKey(client, olds, inputs.token));
-      throw err;
+      if (isNotFound(err)) believeGone(managedKey(client, olds, acting));
+      throw revokedTokenError(err, keyLabel(olds.key), olds.region, acting, olds, client.settings);
     };
-    assertSameAccount(client, keyLabel(olds.key), olds.managedBy, inputs.token);
-    // What the service has now, as last recorded (refresh keeps it up to date): no read needed.
-    const done = await converge(client, inputs, { paused: olds.paused, pin: olds.pin }, olds, guard);
-    return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: tokenIdentityOf(client, inputs.token), ...done }) };
+    const target = { ...inputs, token: acting.token };
+    // What the service has now, as last recorded (refresh keeps it up to date), except where this
+    // stack gives something back: only while its own value is still in place, so read first.
+    const now = givesBack(olds, inputs) ? await readKey(client, target).then((info) => nowOf(info, olds), guard) : { paused: olds.paused, pin: olds.pin };
+    const done = await converge(client, target, now, olds, guard);
+    return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint, ...done }) };
   },
 
   async delete(_id, stored: KeyOutputs) {
@@ -285,18 +310,17 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0) return;
     // Renamed in code (or replaced): the resource that took the key over in this run keeps it as it is.
     if (takenOverThisRun(keyRef(client, props))) return;
-    assertSameAccount(client, label, props.managedBy, t);
+    const acting = await actingWith(client, label, stored, t);
+    const target = { ...props, token: acting.token };
     try {
       // Given back only while this stack's own value is still in place: read what is there now.
-      const info = await readKey(client, props);
-      // A service that does not report the pause or the pin: what this stack recorded stands in.
-      const now: KeyNow = { paused: info.isPaused ?? props.paused, pin: observedPin(info, props.pin) };
-      await giveBackPause(client, props, now, props);
-      for (const part of partsOf(props.pinnedByStack)) await giveBackPart(client, props, now, props, part);
+      const now = nowOf(await readKey(client, target), props);
+      await giveBackPause(client, target, now, props);
+      for (const part of partsOf(props.pinnedByStack)) await giveBackPart(client, target, now, props, part);
     } catch (err) {
       // A key that no longer exists has nothing left to lift; one another account cannot see may.
-      if (!isNotFound(err)) throw err;
-      believeGone(managedKey(client, props, t));
+      if (!isNotFound(err)) throw revokedTokenError(err, label, props.region, acting, stored, client.settings);
+      believeGone(managedKey(client, props, acting));
     }
   },
 };

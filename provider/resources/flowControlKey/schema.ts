@@ -54,8 +54,10 @@ export interface KeyOutputs extends Omit<KeyInputs, "before">, KeyProvenance {
   /** Only in a resource recovery imported (before.ts), until its refresh. */
   before?: KeyBefore;
   waitListSize: number;
-  /** Fingerprint of the token (so: the account) this resource acted with (identity.ts). */
+  /** The account this resource acts on, or the fingerprint of its token where the account cannot be told (tokenAccount.ts). */
   managedBy?: string;
+  /** Fingerprint of the token it last acted with: the same one later is the same account, with no call (tokenAccount.ts). */
+  tokenFingerprint?: string;
   /** The last `resetRateTrigger` value acted on. */
   lastResetTrigger?: string | number;
 }

@@ -4,8 +4,9 @@
  *
  * - `tokenRotation`: a new value replaces the account's tokens (rotate-token); the old ones stop
  *   working at once. The new token is an output of the same update, so keys and queues fed from
- *   it act with it in this `up`; the identity guard accepts the new token because this run made
- *   it (identity.ts `recordRotation`).
+ *   it act with it in this `up`; their identity is the account (tokenAccount.ts), and where it
+ *   cannot be told, the guard accepts the new token because this run made it (identity.ts
+ *   `recordRotation`).
  * - `plan`: moves the account to a paid or fixed plan (set-plan). There is no way back to free:
  *   `check` refuses "free", so a preview fails. Destroy leaves the plan.
  * - `prodPack`: on or off. Destroy, or leaving it out later, gives back the value found before

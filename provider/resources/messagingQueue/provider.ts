@@ -23,7 +23,8 @@ import type { QueueRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
-import { act, assertSameAccount, regionProblem, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
+import { act, regionProblem, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
+import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../serializedProvider";
 import { checkWithSettings, isUnknown } from "../validation";
@@ -34,8 +35,8 @@ const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
 const wantedPause = (q: QueueInputs) => q.paused ?? (isDeclared(q) ? false : undefined);
 
 /** The queue as the not-found rule sees it (believeGone): gone only if the account that acted on it asks. */
-function managedQueue(client: MgmtClient, props: QueueOutputs, token: string | undefined): ManagedObject {
-  return { what: `${queueLabel(props.queue)} in ${props.region}`, managedBy: props.managedBy, asking: tokenIdentityOf(client, token), settings: client.settings };
+function managedQueue(client: MgmtClient, props: QueueOutputs, acting: Acting): ManagedObject {
+  return { what: `${queueLabel(props.queue)} in ${props.region}`, managedBy: props.managedBy, asking: judgedAs(acting, props), settings: client.settings };
 }
 
 async function readQueue(client: MgmtClient, q: { queue: string; region: QueueInputs["region"]; token?: string }): Promise<QueueRecord | undefined> {
@@ -169,7 +170,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
   // Declared state against recorded state (refresh keeps it current): no call.
   async diff(_id, olds: QueueOutputs, news: QueueInputs) {
     // A preview fails when the up would: another account's token is refused before any call.
-    assertSameAccount(apiClient(), queueLabel(olds.queue), olds.managedBy, news.token);
+    await assertSameAccount(apiClient(), queueLabel(olds.queue), olds, news.token);
     const replaces = (["queue", "region"] as const).filter((k) => olds[k] !== news[k]);
     const paused = wantedPause(news);
     const changes =
@@ -191,6 +192,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     // one whose pause is declared: a pause found in place is not this stack's to lift.
     const before = readsFirst(inputs) ? (checked ?? beforeOf(await readQueue(client, inputs))) : undefined;
     const found = before?.exists ? before : undefined;
+    const acting = await actingWith(client, queueLabel(inputs.queue), {}, inputs.token);
     recordTakeover(queueRef(client, inputs));
     const done = await converge(client, inputs, { parallelism: found?.parallelism, paused: found?.paused }, rethrow);
     return {
@@ -198,7 +200,8 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
       outs: withoutUndefined({
         ...inputs,
         paused: wantedPause(inputs),
-        managedBy: tokenIdentityOf(client, inputs.token),
+        managedBy: acting.managedBy,
+        tokenFingerprint: acting.tokenFingerprint,
         created: isDeclared(inputs) ? found === undefined : undefined,
         found: isDeclared(inputs) && found?.parallelism !== undefined && found.paused !== undefined && (found.parallelism !== inputs.parallelism || found.paused !== wantedPause(inputs)) ? { parallelism: found.parallelism, paused: found.paused } : undefined,
         lag: found?.lag,
@@ -210,33 +213,39 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
   async read(id, stored) {
     const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
-    assertSameAccount(client, queueLabel(props.queue), props.managedBy, props.token);
-    const record = await ifFound(client.queues(props).get(props.queue));
+    // The account's current token when the recorded one was rotated away (tokenAccount.ts).
+    const acting = await actingWith(client, queueLabel(props.queue), props, props.token);
+    const record = await ifFound(client.queues({ region: props.region, token: acting.token }).get(props.queue)).catch((err: unknown) => {
+      throw revokedTokenError(err, queueLabel(props.queue), props.region, acting, props, client.settings);
+    });
     if (!record) {
-      believeGone(managedQueue(client, props, props.token));
+      believeGone(managedQueue(client, props, acting));
       return {};
     }
     // Only what the stack declares is compared later: `paused` is recorded where it is declared.
     const observed = { paused: props.paused !== undefined || isDeclared(props) ? record.paused : undefined, lag: record.lag, parallelism: isDeclared(props) ? record.parallelism : undefined };
     const { before: _, ...recorded } = props;
     const recovered = isRecovered(props) ? recoveredProvenance(props, record) : {};
-    return { id, props: withoutUndefined({ ...recorded, ...recovered, ...observed, managedBy: tokenIdentityOf(client, props.token) }) };
+    // A token the resource holds is recorded as the one acted with (a secret: additionalSecretOutputs).
+    const token = props.token === undefined ? undefined : acting.token;
+    return { id, props: withoutUndefined({ ...recorded, ...recovered, ...observed, token, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint }) };
   },
 
   async update(_id, olds: QueueOutputs, news: QueueInputs) {
     // `before` stays in the inputs for stable diffs (before.ts); the outputs never carry it.
-    const { before: _, ...inputs } = QueueInputs.parse(news);
+    const { before: _, ...declared } = QueueInputs.parse(news);
     const client = apiClient();
+    const acting = await actingWith(client, queueLabel(olds.queue), olds, declared.token);
     const guard = (err: unknown): never => {
-      if (isNotFound(err)) believeGone(managedQueue(client, olds, inputs.token));
-      throw err;
+      if (isNotFound(err)) believeGone(managedQueue(client, olds, acting));
+      throw revokedTokenError(err, queueLabel(olds.queue), olds.region, acting, olds, client.settings);
     };
-    assertSameAccount(client, queueLabel(olds.queue), olds.managedBy, inputs.token);
+    const inputs = { ...declared, token: acting.token };
     // The first time this stack changes the settings of a queue it took over, what was there is what it gives back.
-    const found = isDeclared(inputs) && !olds.created ? (olds.found ?? (await settingsBefore(client, olds, inputs).catch(guard))) : undefined;
+    const found = isDeclared(inputs) && !olds.created ? (olds.found ?? (await settingsBefore(client, { ...olds, token: acting.token }, inputs).catch(guard))) : undefined;
     // Declared to undeclared: settings this stack changed go back as found before it lets go.
     const released = isDeclared(olds) && !isDeclared(inputs) && olds.found !== undefined;
-    const pausedNow = released ? await giveBackSettings(client, olds).catch(guard) : olds.paused;
+    const pausedNow = released ? await giveBackSettings(client, { ...olds, token: acting.token }).catch(guard) : olds.paused;
     // From existing to declared: the queue was there before this stack, so it stays not created.
     const done = await converge(
       client,
@@ -246,9 +255,10 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     );
     return {
       outs: withoutUndefined({
-        ...inputs,
+        ...declared,
         paused: wantedPause(inputs),
-        managedBy: tokenIdentityOf(client, inputs.token),
+        managedBy: acting.managedBy,
+        tokenFingerprint: acting.tokenFingerprint,
         created: isDeclared(inputs) ? olds.created === true : undefined,
         found,
         lag: olds.lag,
@@ -261,24 +271,24 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     // A token this run rotated (MessagingAccount) is revoked: act with the one it became.
     const props = { ...stored, token: latestToken(stored.token) };
     const client = apiClient();
-    const t = props.token;
     // Renamed in code (or replaced): the resource that took the queue over in this run keeps it,
     // messages and settings included.
     if (takenOverThisRun(queueRef(client, props))) return;
-    assertSameAccount(client, queueLabel(props.queue), props.managedBy, t);
+    const acting = await actingWith(client, queueLabel(props.queue), stored, props.token);
+    const t = acting.token;
     try {
       if (isDeclared(props) && props.created) {
         await act(queueLabel(props.queue), "delete", props, () => client.queues({ region: props.region, token: t }).delete(props.queue));
       } else if (isDeclared(props) && props.found) {
-        await giveBackSettings(client, props);
+        await giveBackSettings(client, { ...props, token: t });
       } else if (!isDeclared(props) && (props.pausedByStack || props.resumedByStack)) {
         // Given back only while this stack's own state is still in place: read what is there now.
         const now = await act(queueLabel(props.queue), "read", props, () => client.queues({ region: props.region, token: t }).get(props.queue));
-        await giveBackPause(client, props, now.paused, props);
+        await giveBackPause(client, { ...props, token: t }, now.paused, props);
       }
     } catch (err) {
-      if (!isNotFound(err)) throw err;
-      believeGone(managedQueue(client, props, t));
+      if (!isNotFound(err)) throw revokedTokenError(err, queueLabel(props.queue), props.region, acting, stored, client.settings);
+      believeGone(managedQueue(client, props, acting));
     }
   },
 };

@@ -17,8 +17,10 @@ export type QueueInputs = z.output<typeof QueueInputs>;
 export interface QueueOutputs extends Omit<QueueInputs, "before">, PauseProvenance {
   /** Only in a resource recovery imported (before.ts), until its refresh. */
   before?: QueueBefore;
-  /** Fingerprint of the token (the account) this queue is managed with. */
+  /** The account this queue is managed on, or the fingerprint of its token where the account cannot be told (tokenAccount.ts). */
   managedBy?: string;
+  /** Fingerprint of the token it last acted with: the same one later is the same account, with no call (tokenAccount.ts). */
+  tokenFingerprint?: string;
   /** The last `resumeTrigger` value acted on. */
   lastResumeTrigger?: string | number;
   /** True when this stack created the queue: only then does destroy delete it. */
