@@ -23,7 +23,8 @@ export interface ResourceSpec {
 }
 export interface FunctionSpec {
   description: string;
-  inputs: ObjectTypeSpec;
+  /** Left out for a function without arguments, as Pulumi writes it. */
+  inputs?: ObjectTypeSpec;
   outputs: ObjectTypeSpec;
 }
 export interface PackageSchema {
@@ -76,7 +77,7 @@ export function packageSchema(): PackageSchema {
     const result = f.list ? z.object({ items: z.array(f.result) }) : f.result;
     const inputs = types.objectType(`${capitalized(f.name)}Args`, jsonSchemaOf(f.args, "input"));
     const outputs = types.objectType(`${capitalized(f.name)}Result`, jsonSchemaOf(result, "input"));
-    functions[token(f.name)] = { description: f.description, inputs, outputs };
+    functions[token(f.name)] = Object.keys(inputs.properties).length > 0 ? { description: f.description, inputs, outputs } : { description: f.description, outputs };
   }
 
   const variables = configVariables();
