@@ -6,7 +6,23 @@
  * objects.
  */
 import { z } from "zod";
-import { DatabaseRecord, FlowControlInfo, GlobalParallelism, MESSAGING_TYPES, MessagingAccountRecord, MessagingAccountStats, QueueRecord, STATS_PERIODS, SearchIndexRecord, SearchIndexStats, SearchStats, camelKey, flowControlKey, messagingRegion, queueName } from "../api/schemas";
+import {
+  DatabaseRecord,
+  FlowControlInfo,
+  GlobalParallelism,
+  MESSAGING_TYPES,
+  MessagingAccountRecord,
+  MessagingAccountStats,
+  QueueRecord,
+  STATS_PERIODS,
+  SearchIndexRecord,
+  SearchIndexStats,
+  SearchStats,
+  camelKey,
+  flowControlKey,
+  messagingRegion,
+  queueName,
+} from "../api/schemas";
 import type * as fn from "../functions";
 import type { Same } from "./sameShape";
 
@@ -26,7 +42,10 @@ function camelized(record: z.ZodObject): z.ZodObject {
 }
 
 const id = z.string().min(1).meta({ description: "The object's id." });
-const token = z.string().optional().meta({ description: "The messaging token (default: mgmt:messagingToken).", secret: true });
+const token = z
+  .string()
+  .optional()
+  .meta({ description: "The messaging token (default: mgmt:messagingToken).", secret: true });
 const period = z.enum(STATS_PERIODS).optional().meta({ description: "The statistics' period." });
 const noArgs = z.object({});
 
@@ -34,7 +53,10 @@ const GetSearchIndexArgs = z.object({ id: id.meta({ description: "The index id."
 const GetMessagingAccountArgs = z.object({
   id: z.string().optional().meta({ description: "The account's id: read with one call." }),
   region: messagingRegion.optional(),
-  type: z.enum(MESSAGING_TYPES).optional().meta({ description: "With `region`: the first active account of this type; default: the first active one." }),
+  type: z
+    .enum(MESSAGING_TYPES)
+    .optional()
+    .meta({ description: "With `region`: the first active account of this type; default: the first active one." }),
 });
 const GetFlowControlArgs = z.object({ key: flowControlKey, token });
 const GetFlowControlKeysArgs = z.object({ token, region: messagingRegion.optional() });
@@ -44,20 +66,90 @@ const GetGlobalParallelismArgs = z.object({ token });
 const StatsArgs = z.object({ id, period });
 
 export const PLUGIN_FUNCTIONS: readonly PluginFunction[] = [
-  { name: "getSearchIndex", description: "One index by id, every field of its record (tokens included: the result is secret).", args: GetSearchIndexArgs, result: camelized(SearchIndexRecord) },
-  { name: "getSearchIndexes", description: "Every index of the user.", args: noArgs, result: camelized(SearchIndexRecord), list: true },
-  { name: "getSearchIndexStats", description: "One index's statistics over a period.", args: StatsArgs, result: SearchIndexStats },
-  { name: "getSearchStats", description: "The user's search statistics.", args: noArgs, result: camelized(SearchStats) },
-  { name: "getMessagingAccounts", description: "Every messaging account of the user.", args: noArgs, result: camelized(MessagingAccountRecord), list: true },
-  { name: "getMessagingAccount", description: "One messaging account by id; or, without one, the first active account in a region (of a type).", args: GetMessagingAccountArgs, result: camelized(MessagingAccountRecord) },
-  { name: "getMessagingAccountStats", description: "One messaging account's statistics over a period.", args: StatsArgs, result: MessagingAccountStats },
-  { name: "getMessagingIpv4Addresses", description: "The addresses the messaging service sends from.", args: noArgs, result: z.object({ addresses: z.array(z.string()) }) },
-  { name: "getFlowControl", description: "One flow control key's state.", args: GetFlowControlArgs, result: FlowControlInfo },
-  { name: "getFlowControlKeys", description: "Every flow control key of the account.", args: GetFlowControlKeysArgs, result: FlowControlInfo, list: true },
-  { name: "getGlobalParallelism", description: "The account's global parallelism.", args: GetGlobalParallelismArgs, result: GlobalParallelism },
-  { name: "getQueues", description: "Every queue of the account in a region, with its lag.", args: GetQueuesArgs, result: QueueRecord, list: true },
+  {
+    name: "getSearchIndex",
+    description: "One index by id, every field of its record (tokens included: the result is secret).",
+    args: GetSearchIndexArgs,
+    result: camelized(SearchIndexRecord),
+  },
+  {
+    name: "getSearchIndexes",
+    description: "Every index of the user.",
+    args: noArgs,
+    result: camelized(SearchIndexRecord),
+    list: true,
+  },
+  {
+    name: "getSearchIndexStats",
+    description: "One index's statistics over a period.",
+    args: StatsArgs,
+    result: SearchIndexStats,
+  },
+  {
+    name: "getSearchStats",
+    description: "The user's search statistics.",
+    args: noArgs,
+    result: camelized(SearchStats),
+  },
+  {
+    name: "getMessagingAccounts",
+    description: "Every messaging account of the user.",
+    args: noArgs,
+    result: camelized(MessagingAccountRecord),
+    list: true,
+  },
+  {
+    name: "getMessagingAccount",
+    description: "One messaging account by id; or, without one, the first active account in a region (of a type).",
+    args: GetMessagingAccountArgs,
+    result: camelized(MessagingAccountRecord),
+  },
+  {
+    name: "getMessagingAccountStats",
+    description: "One messaging account's statistics over a period.",
+    args: StatsArgs,
+    result: MessagingAccountStats,
+  },
+  {
+    name: "getMessagingIpv4Addresses",
+    description: "The addresses the messaging service sends from.",
+    args: noArgs,
+    result: z.object({ addresses: z.array(z.string()) }),
+  },
+  {
+    name: "getFlowControl",
+    description: "One flow control key's state.",
+    args: GetFlowControlArgs,
+    result: FlowControlInfo,
+  },
+  {
+    name: "getFlowControlKeys",
+    description: "Every flow control key of the account.",
+    args: GetFlowControlKeysArgs,
+    result: FlowControlInfo,
+    list: true,
+  },
+  {
+    name: "getGlobalParallelism",
+    description: "The account's global parallelism.",
+    args: GetGlobalParallelismArgs,
+    result: GlobalParallelism,
+  },
+  {
+    name: "getQueues",
+    description: "Every queue of the account in a region, with its lag.",
+    args: GetQueuesArgs,
+    result: QueueRecord,
+    list: true,
+  },
   { name: "getQueue", description: "One queue by name.", args: GetQueueArgs, result: QueueRecord },
-  { name: "getDatabases", description: "Every database of the user.", args: noArgs, result: camelized(DatabaseRecord), list: true },
+  {
+    name: "getDatabases",
+    description: "Every database of the user.",
+    args: noArgs,
+    result: camelized(DatabaseRecord),
+    list: true,
+  },
 ];
 
 /** The functions' own argument types and the schemas above must agree: tsc fails on the one that drifted. */

@@ -1,20 +1,18 @@
 /**
- * Pulumi's property values over gRPC (google.protobuf.Struct) as plain values and back. The engine
- * wraps a secret as an object with a signature key and an unknown (a preview's "known after
- * apply") as a sentinel string; the providers see plain values, and what was secret goes back
- * secret. (Stock Node providers hand the wrapped form to the provider: the issue's item 2.)
+ * Pulumi's property values over gRPC (google.protobuf.Struct) as plain values. The engine wraps a
+ * secret as an object with a signature key; the settings and providers see plain values, and the
+ * keys that were secret are named. (Stock Node providers hand the wrapped form to the provider:
+ * issue 37 item 2.) Unknowns and the way back (secret outputs) come with Check/Create.
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
 /** Pulumi's sentinels (sdk/go/common/resource/properties.go). */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
 
 const isObject = (v: unknown): v is Record<string, Plain> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 
 function unwrap(value: Plain, onSecret: () => void): Plain {
   if (Array.isArray(value)) return value.map((v) => unwrap(v, onSecret));
@@ -34,22 +32,4 @@ export function fromStruct(struct: Struct | undefined): { values: Record<string,
     values[key] = unwrap(value, () => secretKeys.add(key));
   }
   return { values, secretKeys };
-}
-
-/** Plain values as a response's properties, the keys in `secret` wrapped as secrets. */
-export function toStruct(values: Record<string, unknown>, secret: Iterable<string> = []): Struct {
-  const out: Record<string, unknown> = {};
-  const secretKeys = new Set(secret);
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    out[key] = secretKeys.has(key) ? { [SIG_KEY]: SECRET_SIG, value } : value;
-  }
-  return Struct.fromJavaScript(out as Parameters<typeof Struct.fromJavaScript>[0]);
-}
-
-/** True for a value a preview does not know yet, anywhere inside. */
-export function hasUnknown(value: Plain): boolean {
-  if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(hasUnknown);
-  return isObject(value) && Object.values(value).some(hasUnknown);
 }

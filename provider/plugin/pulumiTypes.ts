@@ -61,7 +61,8 @@ export class TypeCollector {
   /** A Pulumi object type (`properties`, `required`) from a JSON Schema object; nested objects become named types `<name><Property>`. */
   objectType(name: string, schema: JsonSchema): ObjectTypeSpec {
     const properties: Record<string, PropertySpec> = {};
-    for (const [key, prop] of Object.entries(schema.properties ?? {})) properties[key] = this.property(`${name}${pascal(key)}`, prop);
+    for (const [key, prop] of Object.entries(schema.properties ?? {}))
+      properties[key] = this.property(`${name}${pascal(key)}`, prop);
     const spec: ObjectTypeSpec = { type: "object", properties };
     if (schema.description) spec.description = schema.description;
     if (schema.required?.length) spec.required = [...schema.required];
@@ -70,7 +71,12 @@ export class TypeCollector {
 
   property(name: string, schema: JsonSchema): PropertySpec {
     const spec: PropertySpec = this.typeOf(name, schema);
-    const description = [schema.description, schema.enum ? `One of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}.` : undefined].filter(Boolean).join(" ");
+    const description = [
+      schema.description,
+      schema.enum ? `One of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}.` : undefined,
+    ]
+      .filter(Boolean)
+      .join(" ");
     if (description) spec.description = description;
     if (schema.secret) spec.secret = true;
     return spec;
@@ -78,7 +84,11 @@ export class TypeCollector {
 
   private typeOf(name: string, schema: JsonSchema): TypeSpec {
     if (schema.anyOf) return this.union(name, schema.anyOf);
-    if (Array.isArray(schema.type)) return this.union(name, schema.type.map((type) => ({ type })));
+    if (Array.isArray(schema.type))
+      return this.union(
+        name,
+        schema.type.map((type) => ({ type })),
+      );
     switch (schema.type) {
       case "string":
       case "number":
@@ -92,7 +102,8 @@ export class TypeCollector {
           this.types[token(name)] = this.objectType(name, schema);
           return { $ref: `#/types/${token(name)}` };
         }
-        if (typeof schema.additionalProperties === "object") return { type: "object", additionalProperties: this.typeOf(name, schema.additionalProperties) };
+        if (typeof schema.additionalProperties === "object")
+          return { type: "object", additionalProperties: this.typeOf(name, schema.additionalProperties) };
         return ANY;
       default:
         return ANY;

@@ -3,10 +3,22 @@
  * the schema of what it stores: the one table the package schema (schema.ts) is generated from.
  */
 import type { z } from "zod";
-import { Inputs as DatabaseBudgetInputs, DatabaseBudgetOutputsSchema, type DatabaseBudgetOutputs } from "../resources/databaseBudget/schema";
+import {
+  Inputs as DatabaseBudgetInputs,
+  DatabaseBudgetOutputsSchema,
+  type DatabaseBudgetOutputs,
+} from "../resources/databaseBudget/schema";
 import { KeyInputs, KeyOutputsSchema, type KeyOutputs } from "../resources/flowControlKey/schema";
-import { Inputs as MessagingAccountInputs, MessagingAccountOutputsSchema, type MessagingAccountOutputs } from "../resources/messagingAccount/schema";
-import { Inputs as MessagingBudgetInputs, MessagingBudgetOutputsSchema, type MessagingBudgetOutputs } from "../resources/messagingBudget/schema";
+import {
+  Inputs as MessagingAccountInputs,
+  MessagingAccountOutputsSchema,
+  type MessagingAccountOutputs,
+} from "../resources/messagingAccount/schema";
+import {
+  Inputs as MessagingBudgetInputs,
+  MessagingBudgetOutputsSchema,
+  type MessagingBudgetOutputs,
+} from "../resources/messagingBudget/schema";
 import { QueueInputs, QueueOutputsSchema, type QueueOutputs } from "../resources/messagingQueue/schema";
 import { Inputs as SearchIndexInputs, SearchIndexOutputs } from "../resources/searchIndex/schema";
 import type { Same } from "./sameShape";
@@ -27,14 +39,16 @@ export interface PluginResource {
 export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   {
     name: "SearchIndex",
-    description: "A search index: created, renamed and re-planned in place, adopted with `adopt`, its tokens always secret and rotated with `tokenRotation`.",
+    description:
+      "A search index: created, renamed and re-planned in place, adopted with `adopt`, its tokens always secret and rotated with `tokenRotation`.",
     inputs: SearchIndexInputs,
     outputs: SearchIndexOutputs,
     internalInputs: ["autoName"],
   },
   {
     name: "MessagingAccount",
-    description: "A messaging account that exists already (the service creates it): its plan, production pack and token rotation as desired state.",
+    description:
+      "A messaging account that exists already (the service creates it): its plan, production pack and token rotation as desired state.",
     inputs: MessagingAccountInputs,
     outputs: MessagingAccountOutputsSchema,
     internalInputs: ["resourceName", "before"],

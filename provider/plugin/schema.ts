@@ -45,8 +45,17 @@ function markSecretInputs(inputs: ObjectTypeSpec, outputs: ObjectTypeSpec): void
   for (const [key, prop] of Object.entries(inputs.properties)) if (outputs.properties[key]?.secret) prop.secret = true;
 }
 
-function resourceSpec(types: TypeCollector, name: string, description: string, inputs: z.ZodObject, outputs: z.ZodObject, internalInputs: readonly string[] = []): ResourceSpec {
-  const userInputs = z.object(Object.fromEntries(Object.entries(inputs.shape).filter(([key]) => !internalInputs.includes(key))));
+function resourceSpec(
+  types: TypeCollector,
+  name: string,
+  description: string,
+  inputs: z.ZodObject,
+  outputs: z.ZodObject,
+  internalInputs: readonly string[] = [],
+): ResourceSpec {
+  const userInputs = z.object(
+    Object.fromEntries(Object.entries(inputs.shape).filter(([key]) => !internalInputs.includes(key))),
+  );
   const ins = types.objectType(`${name}Args`, jsonSchemaOf(userInputs, "input"));
   const outs = types.objectType(name, jsonSchemaOf(outputs, "output"));
   markSecretInputs(ins, outs);
@@ -59,7 +68,10 @@ function resourceSpec(types: TypeCollector, name: string, description: string, i
 function configVariables(): Record<string, PropertySpec> {
   const variables: Record<string, PropertySpec> = {};
   for (const [name, keys] of Object.entries(SETTINGS_KEYS)) {
-    variables[name] = { type: "string", description: `The setting ${keys.config} (environment variable ${keys.env}); docs/configuration.md.` };
+    variables[name] = {
+      type: "string",
+      description: `The setting ${keys.config} (environment variable ${keys.env}); docs/configuration.md.`,
+    };
     if ("secret" in keys) variables[name].secret = true;
   }
   return variables;
@@ -69,24 +81,36 @@ function configVariables(): Record<string, PropertySpec> {
 export function packageSchema(): PackageSchema {
   const types = new TypeCollector();
   const resources: Record<string, ResourceSpec> = {};
-  for (const r of PLUGIN_RESOURCES) resources[token(r.name)] = resourceSpec(types, r.name, r.description, r.inputs, r.outputs, r.internalInputs);
-  resources[token(CONTROLS_NAME)] = { ...resourceSpec(types, CONTROLS_NAME, CONTROLS_DESCRIPTION, ControlsInputs, ControlsOutputs), isComponent: true };
+  for (const r of PLUGIN_RESOURCES)
+    resources[token(r.name)] = resourceSpec(types, r.name, r.description, r.inputs, r.outputs, r.internalInputs);
+  resources[token(CONTROLS_NAME)] = {
+    ...resourceSpec(types, CONTROLS_NAME, CONTROLS_DESCRIPTION, ControlsInputs, ControlsOutputs),
+    isComponent: true,
+  };
 
   const functions: Record<string, FunctionSpec> = {};
   for (const f of PLUGIN_FUNCTIONS) {
     const result = f.list ? z.object({ items: z.array(f.result) }) : f.result;
     const inputs = types.objectType(`${capitalized(f.name)}Args`, jsonSchemaOf(f.args, "input"));
     const outputs = types.objectType(`${capitalized(f.name)}Result`, jsonSchemaOf(result, "input"));
-    functions[token(f.name)] = Object.keys(inputs.properties).length > 0 ? { description: f.description, inputs, outputs } : { description: f.description, outputs };
+    functions[token(f.name)] =
+      Object.keys(inputs.properties).length > 0
+        ? { description: f.description, inputs, outputs }
+        : { description: f.description, outputs };
   }
 
   const variables = configVariables();
   return {
     name: PACKAGE,
     version: PLUGIN_VERSION,
-    description: "Search indexes, messaging accounts, budgets, flow control keys and queues of the management API, as code.",
+    description:
+      "Search indexes, messaging accounts, budgets, flow control keys and queues of the management API, as code.",
     config: { variables },
-    provider: { description: "The mgmt provider: the management API's address and credentials (the same keys and environment variables as the stack's mgmt:* config).", inputProperties: variables },
+    provider: {
+      description:
+        "The mgmt provider: the management API's address and credentials (the same keys and environment variables as the stack's mgmt:* config).",
+      inputProperties: variables,
+    },
     resources,
     functions,
     types: types.types,

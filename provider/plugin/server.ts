@@ -11,7 +11,16 @@ import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService, type IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { CheckFailure, CheckResponse, ConfigureResponse, DiffResponse, GetSchemaResponse, type CheckRequest, type ConfigureRequest, type DiffRequest } from "@pulumi/pulumi/proto/provider_pb";
+import {
+  CheckFailure,
+  CheckResponse,
+  ConfigureResponse,
+  DiffResponse,
+  GetSchemaResponse,
+  type CheckRequest,
+  type ConfigureRequest,
+  type DiffRequest,
+} from "@pulumi/pulumi/proto/provider_pb";
 import { ConfigError, SETTINGS_KEYS, resolveSettings, type SettingName } from "../config";
 import { useConfig } from "../runtime";
 import { UserError } from "../userError";
@@ -30,7 +39,8 @@ function configOf(values: Record<string, Plain>): Record<string, string> {
   const config: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     const name = settingName(key);
-    if (name !== undefined && value !== null && value !== "") config[SETTINGS_KEYS[name].config] = typeof value === "string" ? value : JSON.stringify(value);
+    if (name !== undefined && value !== null && value !== "")
+      config[SETTINGS_KEYS[name].config] = typeof value === "string" ? value : JSON.stringify(value);
   }
   return config;
 }
@@ -46,12 +56,20 @@ function unary<Req, Res>(handle: (req: Req) => Res | Promise<Res>): grpc.handleU
   return (call, callback) => {
     Promise.resolve()
       .then(() => handle(call.request))
-      .then((res) => callback(null, res), (err: unknown) => callback(failed(err)));
+      .then(
+        (res) => callback(null, res),
+        (err: unknown) => callback(failed(err)),
+      );
   };
 }
 
-const notYet = (what: string): grpc.handleUnaryCall<unknown, never> => (_call, callback) =>
-  callback({ code: grpc.status.UNIMPLEMENTED, details: `mgmt plugin: ${what} is not served yet; use the TypeScript package (dynamic resources) meanwhile, see docs/plugin.md` });
+const notYet =
+  (what: string): grpc.handleUnaryCall<unknown, never> =>
+  (_call, callback) =>
+    callback({
+      code: grpc.status.UNIMPLEMENTED,
+      details: `mgmt plugin: ${what} is not served yet; use the TypeScript package (dynamic resources) meanwhile, see docs/plugin.md`,
+    });
 
 function checkConfig(req: CheckRequest): CheckResponse {
   const { values } = fromStruct(req.getNews());
@@ -71,7 +89,9 @@ function checkConfig(req: CheckRequest): CheckResponse {
 function diffConfig(req: DiffRequest): DiffResponse {
   const olds = configOf(fromStruct(req.getOlds()).values);
   const news = configOf(fromStruct(req.getNews()).values);
-  const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((key) => olds[key] !== news[key]).map((key) => key.replace(`${PACKAGE}:`, ""));
+  const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+    .filter((key) => olds[key] !== news[key])
+    .map((key) => key.replace(`${PACKAGE}:`, ""));
   return new DiffResponse()
     .setChanges(changed.length > 0 ? DiffResponse.DiffChanges.DIFF_SOME : DiffResponse.DiffChanges.DIFF_NONE)
     .setDiffsList(changed)
@@ -89,7 +109,11 @@ function configure(req: ConfigureRequest): ConfigureResponse {
   const config = { ...configOf(variables), ...configOf(fromStruct(req.getArgs()).values) };
   resolveSettings((key) => config[key]); // a malformed value fails here, naming its key and variable
   useConfig(config);
-  return new ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
+  return new ConfigureResponse()
+    .setAcceptsecrets(true)
+    .setSupportspreview(true)
+    .setAcceptresources(false)
+    .setAcceptoutputs(false);
 }
 
 export function providerServer(): IResourceProviderServer {
@@ -110,7 +134,8 @@ export function providerServer(): IResourceProviderServer {
     diff: notYet("Diff"),
     create: notYet("Create"),
     read: notYet("Read"),
-    list: (call) => call.destroy(Object.assign(new Error("mgmt plugin: List is not served"), { code: grpc.status.UNIMPLEMENTED })),
+    list: (call) =>
+      call.destroy(Object.assign(new Error("mgmt plugin: List is not served"), { code: grpc.status.UNIMPLEMENTED })),
     update: notYet("Update"),
     delete: notYet("Delete"),
     construct: notYet("Construct (MessagingControls)"),
@@ -121,9 +146,14 @@ export function providerServer(): IResourceProviderServer {
 
 /** Serves on a free loopback port; resolves to the port, which the plugin prints for the engine. */
 export function serve(): Promise<{ port: number; server: grpc.Server }> {
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 });
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
   server.addService(ResourceProviderService, providerServer());
   return new Promise((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve({ port, server })));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err ? reject(err) : resolve({ port, server }),
+    );
   });
 }

@@ -21,8 +21,18 @@ test("pulumi package get-schema prints the plugin's schema, generated from the z
     writeFileSync(plugin, `#!/bin/sh\nexec "${process.execPath}" "${INSTALLED_MAIN}" "$@"\n`);
     chmodSync(plugin, 0o755);
     mkdirSync(path.join(dir, "home"));
-    const env = { PATH: process.env.PATH, HOME: dir, PULUMI_HOME: path.join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
-    const { stdout } = await promisify(execFile)(path.join(pulumiCliDir(), "pulumi"), ["package", "get-schema", plugin], { cwd: dir, env, maxBuffer: 16 * 1024 * 1024 });
+    const env = {
+      PATH: process.env.PATH,
+      HOME: dir,
+      PULUMI_HOME: path.join(dir, "home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    };
+    const { stdout } = await promisify(execFile)(
+      path.join(pulumiCliDir(), "pulumi"),
+      ["package", "get-schema", plugin],
+      { cwd: dir, env, maxBuffer: 16 * 1024 * 1024 },
+    );
     expect(JSON.parse(stdout)).toEqual(packageSchema());
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,11 @@ const ROOT = path.resolve(__dirname, "../..");
 
 /** Keys of a zod object, and those a value may not leave out, by asking zod itself. */
 const keysOf = (o: z.ZodObject) => Object.keys(o.shape).sort();
-const requiredOf = (o: z.ZodObject) => Object.entries(o.shape).filter(([, field]) => !(field as z.ZodType).safeParse(undefined).success).map(([key]) => key).sort();
+const requiredOf = (o: z.ZodObject) =>
+  Object.entries(o.shape)
+    .filter(([, field]) => !(field as z.ZodType).safeParse(undefined).success)
+    .map(([key]) => key)
+    .sort();
 const sorted = (xs: Iterable<string> | undefined) => [...(xs ?? [])].sort();
 
 describe.each(PLUGIN_RESOURCES.map((r) => [r.name, r] as const))("mgmt:index:%s", (name, resource) => {
@@ -39,11 +43,23 @@ describe.each(PLUGIN_RESOURCES.map((r) => [r.name, r] as const))("mgmt:index:%s"
 
 test("MessagingControls is a component", () => {
   expect(schema.resources["mgmt:index:MessagingControls"].isComponent).toBe(true);
-  expect(Object.keys(schema.resources).sort()).toEqual(["DatabaseBudget", "FlowControlKey", "MessagingAccount", "MessagingBudget", "MessagingControls", "MessagingQueue", "SearchIndex"].map((n) => `mgmt:index:${n}`));
+  expect(Object.keys(schema.resources).sort()).toEqual(
+    [
+      "DatabaseBudget",
+      "FlowControlKey",
+      "MessagingAccount",
+      "MessagingBudget",
+      "MessagingControls",
+      "MessagingQueue",
+      "SearchIndex",
+    ].map((n) => `mgmt:index:${n}`),
+  );
 });
 
 test("every getX function of provider/functions/ is an invoke, with its arguments", () => {
-  const files = readdirSync(path.join(ROOT, "provider/functions")).filter((f) => /^get\w+\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, ""));
+  const files = readdirSync(path.join(ROOT, "provider/functions"))
+    .filter((f) => /^get\w+\.ts$/.test(f))
+    .map((f) => f.replace(/\.ts$/, ""));
   expect(sorted(Object.keys(schema.functions))).toEqual(sorted(files.map((f) => `mgmt:index:${f}`)));
   for (const f of PLUGIN_FUNCTIONS) {
     const spec = schema.functions[`mgmt:index:${f.name}`];
@@ -55,7 +71,8 @@ test("every getX function of provider/functions/ is an invoke, with its argument
 test("the config is the settings table: every key, the secret ones secret", () => {
   const variables = schema.config.variables;
   expect(sorted(Object.keys(variables))).toEqual(sorted(Object.keys(SETTINGS_KEYS)));
-  for (const [name, keys] of Object.entries(SETTINGS_KEYS)) expect([name, variables[name].secret === true]).toEqual([name, "secret" in keys]);
+  for (const [name, keys] of Object.entries(SETTINGS_KEYS))
+    expect([name, variables[name].secret === true]).toEqual([name, "secret" in keys]);
   expect(schema.provider.inputProperties).toEqual(variables);
 });
 
@@ -80,7 +97,12 @@ describe("secret outputs", () => {
     process.env.MGMT_MESSAGING_URL = "http://127.0.0.1:1";
     process.env.MGMT_REGIONAL_MESSAGING_URL = "http://127.0.0.1:1/{region}";
     process.env.MGMT_MESSAGING_TOKEN = "t";
-    pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: () => ({}) }, "project", "stack", false);
+    pulumi.runtime.setMocks(
+      { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: () => ({}) },
+      "project",
+      "stack",
+      false,
+    );
     const monitor = pulumi.runtime.getMonitor();
     if (!monitor) throw new Error("no mock monitor");
     const register = jest.spyOn(monitor, "registerResource");
@@ -94,12 +116,18 @@ describe("secret outputs", () => {
       new m.MessagingQueue("q", { region: "eu-central-1", name: "q" }),
     ];
     await Promise.all(all.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
-    for (const [req] of register.mock.calls) registered.set(req.getType().split(":").pop() ?? "", req.getAdditionalsecretoutputsList());
+    for (const [req] of register.mock.calls)
+      registered.set(req.getType().split(":").pop() ?? "", req.getAdditionalsecretoutputsList());
   });
 
-  test.each(PLUGIN_RESOURCES.map((r) => [r.name]))("%s: the schema's secret outputs are the dynamic resource's additionalSecretOutputs", (name) => {
-    const secretInSchema = Object.entries(schema.resources[`mgmt:index:${name}`].properties).filter(([, p]) => p.secret).map(([k]) => k);
-    expect(registered.has(name)).toBe(true);
-    expect(sorted(secretInSchema)).toEqual(sorted(registered.get(name)));
-  });
+  test.each(PLUGIN_RESOURCES.map((r) => [r.name]))(
+    "%s: the schema's secret outputs are the dynamic resource's additionalSecretOutputs",
+    (name) => {
+      const secretInSchema = Object.entries(schema.resources[`mgmt:index:${name}`].properties)
+        .filter(([, p]) => p.secret)
+        .map(([k]) => k);
+      expect(registered.has(name)).toBe(true);
+      expect(sorted(secretInSchema)).toEqual(sorted(registered.get(name)));
+    },
+  );
 });
