@@ -19,6 +19,13 @@ export function watchEngine(argv: readonly string[] = process.argv, exit: (code:
   const [script, address] = [argv[1] ?? "", argv[2] ?? ""];
   const at = address.lastIndexOf(":");
   if (!/dynamic-provider[\\/]index\.js$/.test(script) || at < 1 || !/^\d+$/.test(address.slice(at + 1))) return;
+  watchEngineAt(address, exit);
+}
+
+/** Watches the engine at `host:port` (the plugin is given it as its first argument), once per process. */
+export function watchEngineAt(address: string, exit: (code: number) => void = (code) => process.exit(code)): void {
+  const at = address.lastIndexOf(":");
+  if (watcher().watching || at < 1 || !/^\d+$/.test(address.slice(at + 1))) return;
   watcher().watching = true;
   const host = address.slice(0, at).replace(/^\[|\]$/g, "");
   const port = Number(address.slice(at + 1));

@@ -24,6 +24,11 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
     const value = req.config.get(key);
     if (value !== undefined && value !== null) config[key] = String(value);
   }
+  useConfig(config);
+}
+
+/** The settings by config key ("mgmt:baseUrl"): the dynamic host's `configure` and the plugin's `Configure` both end here. */
+export function useConfig(config: Record<string, string>): void {
   Object.assign(configured(), { config, client: undefined });
 }
 

@@ -10,11 +10,12 @@
  * The base is a Pulumi `RunError`, which a program's runtime prints as its message alone instead
  * of the program's source and trace: every error of the family ends a program cleanly.
  */
-import * as pulumi from "@pulumi/pulumi";
+// The submodule, not the root: the plugin (provider/plugin/) must not load the whole SDK.
+import { RunError } from "@pulumi/pulumi/errors";
 
 // No `name` of their own: a plain UserError prints as "Error: ..." as it always did; the kinds
 // below it name themselves (ConfigError, ApiError, ...).
-export class MgmtError extends pulumi.RunError {}
+export class MgmtError extends RunError {}
 
 export class UserError extends MgmtError {
   constructor(message: string) {

@@ -2,7 +2,7 @@
  * What the flow control key and queue resources share: their common inputs, the labelled
  * error of a failed call, and which token (so: which account) a call acts with.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MgmtClient } from "../api/client";
 import { ApiError, UnauthorizedError } from "../api/errors";
@@ -78,7 +78,10 @@ export function withoutUndefined<T extends object>(o: T): T {
 }
 
 export function secretOrUndefined(value: pulumi.Input<string> | undefined): pulumi.Input<string> | undefined {
-  return value === undefined ? undefined : pulumi.secret(value);
+  // Required here, on the program side only: the plugin (provider/plugin/) loads this module for
+  // its input schemas and must not load the whole SDK.
+  const { secret } = require("@pulumi/pulumi/output") as typeof import("@pulumi/pulumi/output");
+  return value === undefined ? undefined : secret(value);
 }
 
 /**

@@ -67,3 +67,29 @@ export const keyId = (i: { region: string; key: string }) => `${i.region}/${i.ke
 
 /** Schemas the component checks plain values with before registering anything. */
 export const flowControlKeyFields = { key: flowControlKey, paused: flag, resetRateTrigger: trigger, pin: PinSpec };
+
+const pinOutput = z.object({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() });
+/** A checked pin (Pin) always has `period`, undefined when it pins no rate. */
+const checkedPin = pinOutput.extend({ period: z.union([z.number(), z.undefined()]) });
+
+/**
+ * KeyOutputs as a schema, for the plugin schema (provider/plugin/schema.ts checks they agree).
+ * `secret` marks what the resource keeps secret (its additionalSecretOutputs).
+ */
+export const KeyOutputsSchema = z.object({
+  region: region.meta({ description: "The region of the messaging account." }),
+  token: z.string().optional().meta({ description: "The messaging token the key is managed with (default: mgmt:messagingToken).", secret: true }),
+  key: z.string().meta({ description: "The flow control key." }),
+  paused: z.boolean().optional(),
+  resetRateTrigger: z.union([z.string(), z.number()]).optional(),
+  pin: checkedPin.optional().meta({ description: "The pinned limits." }),
+  before: KeyBefore.optional(),
+  waitListSize: z.number().meta({ description: "Messages waiting on the key, as last read." }),
+  managedBy: z.string().optional().meta({ description: "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with." }),
+  tokenFingerprint: z.string().optional().meta({ description: "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy)." }),
+  lastResetTrigger: z.union([z.string(), z.number()]).optional(),
+  pausedByStack: z.boolean().optional(),
+  resumedByStack: z.boolean().optional(),
+  pinnedByStack: pinOutput.optional(),
+  foundPin: pinOutput.optional(),
+});

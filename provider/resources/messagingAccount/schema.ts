@@ -56,3 +56,24 @@ export function planOf(record: MessagingAccountRecord): MessagingAccountOutputs[
   const tier = /^messaging_(fixed_\w+)$/.exec(record.reserved_type ?? "")?.[1];
   return tier ?? (record.reserved_type ? record.reserved_type : "paid");
 }
+
+/**
+ * MessagingAccountOutputs as a schema, for the plugin schema's outputs (provider/plugin/schema.ts;
+ * tsc fails there when it and the interface disagree). `secret` marks what the resource keeps
+ * secret (its additionalSecretOutputs).
+ */
+export const MessagingAccountOutputsSchema = z.object({
+  accountId: z.string().meta({ description: "The messaging account's id." }),
+  token: z.string().meta({ description: "The account's token.", secret: true }),
+  readOnlyToken: z.string().optional().meta({ description: "The account's read-only token.", secret: true }),
+  plan: z.string().meta({ description: 'The plan as the service reports it: "free", "paid", or a fixed tier ("fixed_1m"...).' }),
+  prodPack: z.boolean().meta({ description: "The production pack as the service reports it." }),
+  type: z.string().optional(),
+  reservedType: z.string().optional(),
+  region: z.string().meta({ description: "The account's region, as the service reports it." }),
+  state: z.string().optional(),
+  foundProdPack: z.boolean().meta({ description: "The production pack as found before this stack first changed it: what destroy gives back." }),
+  prodPackSet: z.boolean().optional().meta({ description: "The value this stack set the production pack to, when it changed it." }),
+  tokenRotation: z.string().optional().meta({ description: "The last `tokenRotation` value acted on (or recorded at create, which does not rotate)." }),
+  managedBy: z.string().meta({ description: "The identity that manages the account." }),
+});

@@ -44,3 +44,25 @@ export const queueId = (i: { region: string; queue: string }) => `${i.region}/${
 
 /** Schemas the component checks plain values with before registering anything. */
 export const queueFields = { name: queueName, parallelism: queueParallelism, paused: flag, resumeTrigger: trigger };
+
+/**
+ * QueueOutputs as a schema, for the plugin schema (provider/plugin/schema.ts checks they agree).
+ * `secret` marks what the resource keeps secret (its additionalSecretOutputs).
+ */
+export const QueueOutputsSchema = z.object({
+  region: region.meta({ description: "The region of the messaging account." }),
+  token: z.string().optional().meta({ description: "The messaging token the queue is managed with (default: mgmt:messagingToken).", secret: true }),
+  queue: z.string().meta({ description: "The queue's name." }),
+  parallelism: z.number().optional(),
+  paused: z.boolean().optional(),
+  resumeTrigger: z.union([z.string(), z.number()]).optional(),
+  before: QueueBefore.optional(),
+  managedBy: z.string().optional().meta({ description: "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with." }),
+  tokenFingerprint: z.string().optional().meta({ description: "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy)." }),
+  lastResumeTrigger: z.union([z.string(), z.number()]).optional(),
+  created: z.boolean().optional().meta({ description: "True when this stack created the queue: only then does destroy delete it." }),
+  lag: z.number().optional().meta({ description: "Messages waiting, as last read." }),
+  found: z.object({ parallelism: z.number(), paused: z.boolean() }).optional(),
+  pausedByStack: z.boolean().optional(),
+  resumedByStack: z.boolean().optional(),
+});

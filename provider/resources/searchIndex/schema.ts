@@ -26,38 +26,35 @@ export type Inputs = z.infer<typeof Inputs>;
  * every resource's step again (docs/benchmarks.md). The class's `token` and `readOnlyToken` read
  * from it.
  */
-export interface SearchIndexTokens {
-  token: string;
-  readOnlyToken?: string;
-}
+export const SearchIndexTokens = z.object({
+  token: z.string().meta({ description: "The index's read-write token." }),
+  readOnlyToken: z.string().optional().meta({ description: "The index's read-only token." }),
+});
+export type SearchIndexTokens = z.infer<typeof SearchIndexTokens>;
+
+/** An adopted index as it was before this stack changed it: what destroy gives back. */
+export const FoundIndex = z.object({ name: z.string(), type: z.string() as z.ZodType<Reported<SearchType>> });
+export type FoundIndex = z.infer<typeof FoundIndex>;
 
 /**
  * What the stack stores of an index: what a program connects with and what `diff` and the
  * identity guard need. The record's other fields (plan limits, creation time, customer) are not
  * stored: the engine rewrites and re-encrypts the whole state after every step, so each stored
  * field is paid N times per `up`; they are read from the service when a program uses them
- * (`DETAILS`, the class's getters).
+ * (`DETAILS`, the class's getters). The descriptions and the `secret` mark are the plugin
+ * schema's (provider/plugin/schema.ts).
  */
-export interface SearchIndexOutputs {
-  name: string;
-  /** The region asked for. */
-  region: SearchRegion;
-  type: Reported<SearchType>;
-  deployedRegion: Reported<SearchRegion>;
-  endpoint?: string;
-  /** Secret. */
-  tokens: SearchIndexTokens;
-  autoName?: string;
-  adopt?: string;
-  /** An adopted index as it was before this stack changed it: what destroy gives back. */
-  found?: FoundIndex;
-  /** The identity that manages the index (identity.ts). */
-  managedBy: string;
-  /** The last `tokenRotation` value acted on (or recorded at create, which does not rotate). */
-  tokenRotation?: string;
-}
-
-export interface FoundIndex {
-  name: string;
-  type: Reported<SearchType>;
-}
+export const SearchIndexOutputs = z.object({
+  name: z.string().meta({ description: "The index's name." }),
+  region: z.enum(SEARCH_REGIONS).meta({ description: "The region asked for." }),
+  type: (z.string() as z.ZodType<Reported<SearchType>>).meta({ description: "The plan, as the service reports it." }),
+  deployedRegion: (z.string() as z.ZodType<Reported<SearchRegion>>).meta({ description: "The region the service deployed the index in; may differ from `region`." }),
+  endpoint: z.string().optional().meta({ description: "The address a program connects to." }),
+  tokens: SearchIndexTokens.meta({ description: "Both tokens, as stored (one secret output).", secret: true }),
+  autoName: z.string().optional(),
+  adopt: z.string().optional().meta({ description: "The id or name the index was adopted by." }),
+  found: FoundIndex.optional().meta({ description: "An adopted index as it was before this stack changed it: what destroy gives back." }),
+  managedBy: z.string().meta({ description: "The identity that manages the index: `user@address` of the management API." }),
+  tokenRotation: z.string().optional().meta({ description: "The last `tokenRotation` value acted on (or recorded at create, which does not rotate)." }),
+});
+export type SearchIndexOutputs = z.infer<typeof SearchIndexOutputs>;

@@ -1,0 +1,35 @@
+/**
+ * Pulumi's property values over gRPC (google.protobuf.Struct) as plain values. The engine wraps a
+ * secret as an object with a signature key; the settings and providers see plain values, and the
+ * keys that were secret are named. (Stock Node providers hand the wrapped form to the provider:
+ * issue 37 item 2.) Unknowns and the way back (secret outputs) come with Check/Create.
+ */
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+
+/** Pulumi's sentinels (sdk/go/common/resource/properties.go). */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
+
+const isObject = (v: unknown): v is Record<string, Plain> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function unwrap(value: Plain, onSecret: () => void): Plain {
+  if (Array.isArray(value)) return value.map((v) => unwrap(v, onSecret));
+  if (!isObject(value)) return value;
+  if (value[SIG_KEY] === SECRET_SIG) {
+    onSecret();
+    return unwrap(value.value ?? null, onSecret);
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, onSecret)]));
+}
+
+/** A request's properties as plain values, with the top-level keys that were secret. */
+export function fromStruct(struct: Struct | undefined): { values: Record<string, Plain>; secretKeys: Set<string> } {
+  const secretKeys = new Set<string>();
+  const values: Record<string, Plain> = {};
+  for (const [key, value] of Object.entries((struct?.toJavaScript() ?? {}) as Record<string, Plain>)) {
+    values[key] = unwrap(value, () => secretKeys.add(key));
+  }
+  return { values, secretKeys };
+}

@@ -1,0 +1,117 @@
+/**
+ * From zod to Pulumi package-schema types, through zod's own JSON Schema (z.toJSONSchema): the
+ * plugin's schema is derived from the schemas `check` validates with, never written twice.
+ *
+ * Pulumi's schema is a JSON Schema dialect with named object types: an object with properties
+ * becomes a type of its own under `types` (named by where it appears), one without becomes a map
+ * or Any, and string enums stay strings (their values listed in the description) so that a
+ * value the service reports later is still readable.
+ */
+import { z } from "zod";
+
+/** A property or type reference of Pulumi's package schema. */
+export interface TypeSpec {
+  type?: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  items?: TypeSpec;
+  additionalProperties?: TypeSpec;
+  $ref?: string;
+  oneOf?: TypeSpec[];
+}
+export interface PropertySpec extends TypeSpec {
+  description?: string;
+  secret?: boolean;
+}
+export interface ObjectTypeSpec {
+  type: "object";
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+/** The subset of JSON Schema z.toJSONSchema writes for the shapes this package uses. */
+interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  additionalProperties?: JsonSchema | boolean;
+  anyOf?: JsonSchema[];
+  description?: string;
+  secret?: boolean;
+}
+
+export const PACKAGE = "mgmt";
+export const token = (name: string) => `${PACKAGE}:index:${name}`;
+/** A property name as part of a type name: `query_throughput` → `QueryThroughput`. */
+const pascal = (key: string) => key.replace(/(^|_)([a-z0-9])/g, (_, __: string, c: string) => c.toUpperCase());
+const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
+
+/** A zod schema as JSON Schema: what a caller writes (`input`) or what the provider returns (`output`). */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  // Transforms (a pin's default period) and custom refinements have no JSON form: their input type is what matters here.
+  return z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline" }) as JsonSchema;
+}
+
+/** Collects the named object types a resource's properties need, under `types`. */
+export class TypeCollector {
+  readonly types: Record<string, ObjectTypeSpec> = {};
+
+  /** A Pulumi object type (`properties`, `required`) from a JSON Schema object; nested objects become named types `<name><Property>`. */
+  objectType(name: string, schema: JsonSchema): ObjectTypeSpec {
+    const properties: Record<string, PropertySpec> = {};
+    for (const [key, prop] of Object.entries(schema.properties ?? {}))
+      properties[key] = this.property(`${name}${pascal(key)}`, prop);
+    const spec: ObjectTypeSpec = { type: "object", properties };
+    if (schema.description) spec.description = schema.description;
+    if (schema.required?.length) spec.required = [...schema.required];
+    return spec;
+  }
+
+  property(name: string, schema: JsonSchema): PropertySpec {
+    const spec: PropertySpec = this.typeOf(name, schema);
+    const description = [
+      schema.description,
+      schema.enum ? `One of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}.` : undefined,
+    ]
+      .filter(Boolean)
+      .join(" ");
+    if (description) spec.description = description;
+    if (schema.secret) spec.secret = true;
+    return spec;
+  }
+
+  private typeOf(name: string, schema: JsonSchema): TypeSpec {
+    if (schema.anyOf) return this.union(name, schema.anyOf);
+    if (Array.isArray(schema.type))
+      return this.union(
+        name,
+        schema.type.map((type) => ({ type })),
+      );
+    switch (schema.type) {
+      case "string":
+      case "number":
+      case "integer":
+      case "boolean":
+        return { type: schema.type };
+      case "array":
+        return { type: "array", items: schema.items ? this.typeOf(name, schema.items) : ANY };
+      case "object":
+        if (schema.properties && Object.keys(schema.properties).length > 0) {
+          this.types[token(name)] = this.objectType(name, schema);
+          return { $ref: `#/types/${token(name)}` };
+        }
+        if (typeof schema.additionalProperties === "object")
+          return { type: "object", additionalProperties: this.typeOf(name, schema.additionalProperties) };
+        return ANY;
+      default:
+        return ANY;
+    }
+  }
+
+  private union(name: string, members: JsonSchema[]): TypeSpec {
+    const types = members.map((m) => this.typeOf(name, m));
+    return types.length === 1 ? types[0] : { oneOf: types };
+  }
+}

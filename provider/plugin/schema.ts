@@ -1,0 +1,118 @@
+/**
+ * The Pulumi package schema of the `mgmt` plugin, generated from the zod schemas the providers'
+ * `check` validates with (resources.ts, functions.ts, component.ts) and the settings table of
+ * config.ts: one source, so the schema cannot say what `check` would refuse.
+ */
+import { z } from "zod";
+import { SETTINGS_KEYS } from "../config";
+import { CONTROLS_DESCRIPTION, CONTROLS_NAME, ControlsInputs, ControlsOutputs } from "./component";
+import { PLUGIN_FUNCTIONS } from "./functions";
+import { PACKAGE, TypeCollector, jsonSchemaOf, token, type ObjectTypeSpec, type PropertySpec } from "./pulumiTypes";
+import { PLUGIN_RESOURCES } from "./resources";
+
+/** The plugin's version: the npm package's, which ships it (a unit test holds them equal). */
+export const PLUGIN_VERSION = "0.1.0";
+
+export interface ResourceSpec {
+  description: string;
+  isComponent?: boolean;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs?: string[];
+}
+export interface FunctionSpec {
+  description: string;
+  /** Left out for a function without arguments, as Pulumi writes it. */
+  inputs?: ObjectTypeSpec;
+  outputs: ObjectTypeSpec;
+}
+export interface PackageSchema {
+  name: string;
+  version: string;
+  description: string;
+  config: { variables: Record<string, PropertySpec> };
+  provider: { description: string; inputProperties: Record<string, PropertySpec> };
+  resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
+  types: Record<string, ObjectTypeSpec>;
+}
+
+const capitalized = (name: string) => name[0].toUpperCase() + name.slice(1);
+
+/** Input properties that are also secret outputs (a messaging token) are secret inputs too. */
+function markSecretInputs(inputs: ObjectTypeSpec, outputs: ObjectTypeSpec): void {
+  for (const [key, prop] of Object.entries(inputs.properties)) if (outputs.properties[key]?.secret) prop.secret = true;
+}
+
+function resourceSpec(
+  types: TypeCollector,
+  name: string,
+  description: string,
+  inputs: z.ZodObject,
+  outputs: z.ZodObject,
+  internalInputs: readonly string[] = [],
+): ResourceSpec {
+  const userInputs = z.object(
+    Object.fromEntries(Object.entries(inputs.shape).filter(([key]) => !internalInputs.includes(key))),
+  );
+  const ins = types.objectType(`${name}Args`, jsonSchemaOf(userInputs, "input"));
+  const outs = types.objectType(name, jsonSchemaOf(outputs, "output"));
+  markSecretInputs(ins, outs);
+  const spec: ResourceSpec = { description, properties: outs.properties, inputProperties: ins.properties };
+  if (outs.required) spec.required = outs.required;
+  if (ins.required) spec.requiredInputs = ins.required;
+  return spec;
+}
+
+function configVariables(): Record<string, PropertySpec> {
+  const variables: Record<string, PropertySpec> = {};
+  for (const [name, keys] of Object.entries(SETTINGS_KEYS)) {
+    variables[name] = {
+      type: "string",
+      description: `The setting ${keys.config} (environment variable ${keys.env}); docs/configuration.md.`,
+    };
+    if ("secret" in keys) variables[name].secret = true;
+  }
+  return variables;
+}
+
+/** The whole schema, as `pulumi package get-schema` prints it. */
+export function packageSchema(): PackageSchema {
+  const types = new TypeCollector();
+  const resources: Record<string, ResourceSpec> = {};
+  for (const r of PLUGIN_RESOURCES)
+    resources[token(r.name)] = resourceSpec(types, r.name, r.description, r.inputs, r.outputs, r.internalInputs);
+  resources[token(CONTROLS_NAME)] = {
+    ...resourceSpec(types, CONTROLS_NAME, CONTROLS_DESCRIPTION, ControlsInputs, ControlsOutputs),
+    isComponent: true,
+  };
+
+  const functions: Record<string, FunctionSpec> = {};
+  for (const f of PLUGIN_FUNCTIONS) {
+    const result = f.list ? z.object({ items: z.array(f.result) }) : f.result;
+    const inputs = types.objectType(`${capitalized(f.name)}Args`, jsonSchemaOf(f.args, "input"));
+    const outputs = types.objectType(`${capitalized(f.name)}Result`, jsonSchemaOf(result, "input"));
+    functions[token(f.name)] =
+      Object.keys(inputs.properties).length > 0
+        ? { description: f.description, inputs, outputs }
+        : { description: f.description, outputs };
+  }
+
+  const variables = configVariables();
+  return {
+    name: PACKAGE,
+    version: PLUGIN_VERSION,
+    description:
+      "Search indexes, messaging accounts, budgets, flow control keys and queues of the management API, as code.",
+    config: { variables },
+    provider: {
+      description:
+        "The mgmt provider: the management API's address and credentials (the same keys and environment variables as the stack's mgmt:* config).",
+      inputProperties: variables,
+    },
+    resources,
+    functions,
+    types: types.types,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The `mgmt` plugin process (provider/plugin/main.ts, compiled): it loads no root @pulumi/pulumi,
+ * prints its port, answers the protocol's configuration calls as documented, keeps secrets secret
+ * and exits when its engine is gone.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type Server } from "node:net";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import {
+  CheckRequest,
+  ConfigureRequest,
+  DiffRequest,
+  DiffResponse,
+  GetSchemaRequest,
+  type CheckResponse,
+  type ConfigureResponse,
+  type GetSchemaResponse,
+} from "@pulumi/pulumi/proto/provider_pb";
+import { SECRET_SIG, SIG_KEY, fromStruct } from "../../provider/plugin/properties";
+
+const MAIN = path.resolve(__dirname, "../../dist/provider/plugin/main.js");
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill()));
+
+function start(args: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.once("data", (chunk: Buffer) => resolve({ child, port: Number(String(chunk).trim()) }));
+    child.once("exit", (code) => reject(new Error(`plugin exited ${code}`)));
+  });
+}
+
+const promised = <Res>(f: (cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown) =>
+  new Promise<Res>((resolve, reject) => f((err, res) => (err ? reject(err) : resolve(res))));
+
+test("loading the plugin's entry loads no root @pulumi/pulumi", async () => {
+  const probe = `process.argv.splice(2); require(${JSON.stringify(MAIN)}); setTimeout(() => { console.log(JSON.stringify(Object.keys(require.cache))); process.exit(0); }, 500);`;
+  const child = spawn(process.execPath, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c));
+  await new Promise((resolve) => child.once("exit", resolve));
+  const loaded: string[] = JSON.parse(out.trim().split("\n").pop() ?? "[]");
+  expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "plugin", "server.js")))).toBe(true);
+  expect(
+    loaded.filter((f) => /@pulumi[\\/]pulumi[\\/](index|runtime[\\/]index|dynamic[\\/]index)\.js$/.test(f)),
+  ).toEqual([]);
+});
+
+describe("the protocol", () => {
+  let client: ResourceProviderClient;
+  beforeAll(async () => {
+    const { port } = await start();
+    client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  });
+  afterAll(() => client.close());
+
+  test("GetPluginInfo and GetSchema answer the package's version and schema", async () => {
+    expect((await promised<PluginInfo>((cb) => client.getPluginInfo(new Empty(), cb))).getVersion()).toBe("0.1.0");
+    const schema = JSON.parse(
+      (await promised<GetSchemaResponse>((cb) => client.getSchema(new GetSchemaRequest(), cb))).getSchema(),
+    );
+    expect(schema.name).toBe("mgmt");
+    expect(Object.keys(schema.resources)).toContain("mgmt:index:SearchIndex");
+  });
+
+  test("CheckConfig refuses a malformed setting in one line naming it, and passes good ones through", async () => {
+    const bad = await promised<CheckResponse>((cb) =>
+      client.checkConfig(new CheckRequest().setNews(Struct.fromJavaScript({ baseUrl: "ftp://x" })), cb),
+    );
+    expect(bad.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+      [
+        "baseUrl",
+        expect.stringMatching(/^mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address/),
+      ],
+    ]);
+    const good = await promised<CheckResponse>((cb) =>
+      client.checkConfig(
+        new CheckRequest().setNews(
+          Struct.fromJavaScript({ baseUrl: "http://127.0.0.1:1", password: { [SIG_KEY]: SECRET_SIG, value: "pw" } }),
+        ),
+        cb,
+      ),
+    );
+    expect(good.getFailuresList()).toEqual([]);
+    expect(good.getInputs()?.toJavaScript()).toEqual({
+      baseUrl: "http://127.0.0.1:1",
+      password: { [SIG_KEY]: SECRET_SIG, value: "pw" },
+    });
+  });
+
+  test("DiffConfig: a changed address or password changes the provider and replaces nothing", async () => {
+    const olds = Struct.fromJavaScript({ baseUrl: "http://a", password: { [SIG_KEY]: SECRET_SIG, value: "one" } });
+    const news = Struct.fromJavaScript({ baseUrl: "http://b", password: { [SIG_KEY]: SECRET_SIG, value: "two" } });
+    const diff = await promised<DiffResponse>((cb) =>
+      client.diffConfig(new DiffRequest().setOlds(olds).setNews(news), cb),
+    );
+    expect(diff.getChanges()).toBe(DiffResponse.DiffChanges.DIFF_SOME);
+    expect(diff.getDiffsList().sort()).toEqual(["baseUrl", "password"]);
+    expect(diff.getReplacesList()).toEqual([]);
+    const same = await promised<DiffResponse>((cb) =>
+      client.diffConfig(new DiffRequest().setOlds(olds).setNews(olds), cb),
+    );
+    expect(same.getChanges()).toBe(DiffResponse.DiffChanges.DIFF_NONE);
+  });
+
+  test("Configure accepts the stack's variables and a secret argument, and says it accepts secrets", async () => {
+    const req = new ConfigureRequest().setArgs(
+      Struct.fromJavaScript({ password: { [SIG_KEY]: SECRET_SIG, value: "pw" } }),
+    );
+    req.getVariablesMap().set("mgmt:config:baseUrl", "http://127.0.0.1:1");
+    const res = await promised<ConfigureResponse>((cb) => client.configure(req, cb));
+    expect(res.getAcceptsecrets()).toBe(true);
+    const bad = new ConfigureRequest();
+    bad.getVariablesMap().set("mgmt:config:timeoutMs", "soon");
+    await expect(promised<ConfigureResponse>((cb) => client.configure(bad, cb))).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: expect.stringMatching(/^mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number/),
+    });
+  });
+
+  test("a call not served yet answers UNIMPLEMENTED in one line saying where to look", async () => {
+    await expect(promised<CheckResponse>((cb) => client.check(new CheckRequest(), cb))).rejects.toMatchObject({
+      code: grpc.status.UNIMPLEMENTED,
+      details: expect.stringContaining("docs/plugin.md"),
+    });
+  });
+});
+
+test("the plugin exits once its engine (the address it was given) is gone", async () => {
+  const engine: Server = createServer();
+  await new Promise<void>((resolve) => engine.listen(0, "127.0.0.1", resolve));
+  const address = engine.address();
+  if (address === null || typeof address === "string") throw new Error("no engine port");
+  const { child } = await start([`127.0.0.1:${address.port}`]);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(child.exitCode).toBeNull(); // alive while its engine lives
+  engine.close();
+  const late = new Promise<string>((resolve) =>
+    setTimeout(() => resolve("still running 3 s after its engine closed"), 3000).unref(),
+  );
+  expect(await Promise.race([exited, late])).toBe(1);
+});
+
+test("a request's secrets reach the settings as plain values, and their keys are named", () => {
+  const { values, secretKeys } = fromStruct(
+    Struct.fromJavaScript({
+      baseUrl: "http://a",
+      password: { [SIG_KEY]: SECRET_SIG, value: "pw" },
+      nested: [{ [SIG_KEY]: SECRET_SIG, value: 1 }],
+    }),
+  );
+  expect(values).toEqual({ baseUrl: "http://a", password: "pw", nested: [1] });
+  expect([...secretKeys].sort()).toEqual(["nested", "password"]);
+});
