@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node
 import path from "node:path";
 import { LocalWorkspace, type ConfigMap, type DestroyOptions, type LocalWorkspaceOptions, type PulumiFn, type RefreshOptions, type Stack, type UpOptions } from "@pulumi/pulumi/automation";
 import { SETTINGS_KEYS, type SettingName } from "../config";
+import { boundPulumiCommand } from "./boundCli";
 import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
 import { leanDestroy, leanRefresh, leanUp, type LeanDestroyResult, type LeanRefreshResult, type LeanUpResult } from "./leanOps";
@@ -54,6 +55,11 @@ export interface StackOptions {
   mgmt?: MgmtConfig;
   config?: ConfigMap;
   envVars?: Record<string, string>;
+  /**
+   * Each Pulumi CLI dies with this process (Linux) and records its pid (boundCli.ts): what a
+   * fleet run needs, so that nothing of it outlives its worker. Default false.
+   */
+  boundCli?: boolean;
 }
 
 export interface MgmtStack {
@@ -95,7 +101,7 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
   const stackName = options.stackName ?? "dev";
   const projectDir = options.workDir ?? process.cwd();
   const envVars: Record<string, string> = { ...cliEnv(options.offline ?? false), ...options.envVars, ...secretsEnv(options, stackName, projectDir) };
-  const wsOptions: LocalWorkspaceOptions = { envVars, pulumiCommand: await pulumiCommand(), ...(options.secretsProvider ? { secretsProvider: options.secretsProvider } : {}) };
+  const wsOptions: LocalWorkspaceOptions = { envVars, pulumiCommand: await (options.boundCli ? boundPulumiCommand() : pulumiCommand()), ...(options.secretsProvider ? { secretsProvider: options.secretsProvider } : {}) };
 
   // The backend: explicit, else the environment, else the project's own, else project-local.
   let backendUrl = options.backendUrl ?? (options.backendDir ? fileUrl(options.backendDir) : undefined) ?? options.envVars?.PULUMI_BACKEND_URL ?? process.env.PULUMI_BACKEND_URL;

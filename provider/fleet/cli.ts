@@ -45,7 +45,7 @@ function say(p: Progress): void {
 }
 
 function table(rows: TenantStatus[]): string {
-  const cells = [["tenant", "state", "attempts", "duration", "error"], ...rows.map((r) => [r.tenant, r.state, String(r.attempts), r.seconds !== undefined ? `${r.seconds.toFixed(1)}s` : "-", r.error ?? ""])];
+  const cells = [["tenant", "state", "attempts", "duration", "error"], ...rows.map((r) => [r.tenant, r.state, String(r.attempts), r.seconds !== undefined ? `${r.seconds.toFixed(1)}s` : "-", r.note ?? r.error ?? ""])];
   const widths = cells[0].map((_, c) => Math.max(...cells.map((r) => r[c].length)));
   return cells.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd()).join("\n");
 }
@@ -64,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: "string", default: "4" },
       "work-dir": { type: "string", default: path.join(process.cwd(), ".fleet") },
       "max-attempts": { type: "string", default: "5" },
+      "lock-wait": { type: "string", default: "300" },
       wait: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -110,13 +111,15 @@ async function main(argv: string[]): Promise<number> {
     case "worker": {
       const concurrency = Number(values.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
+      const lockWait = Number(values["lock-wait"]);
+      if (!Number.isInteger(lockWait) || lockWait < 0 || lockWait > 86_400) throw new UsageError(`--lock-wait: must be a whole number of seconds from 0 to 86400, got "${values["lock-wait"]}"`);
       const mgmt = serviceFromEnv();
       const db = database(values.database);
       // The first signal stops taking jobs and cancels the running updates gracefully, waiting
       // for as long as the database needs to record them; a second one (or the service manager's
       // stop timeout) ends this worker's Pulumi processes and the worker at once.
       const stop = shutdown({ log: (line) => console.log(`mgmt-fleet: ${line}`) });
-      const worker = await startWorker({ database: db, concurrency, workRoot: values["work-dir"]!, mgmt, abandon: stop.abandon });
+      const worker = await startWorker({ database: db, concurrency, workRoot: values["work-dir"]!, mgmt, abandon: stop.abandon, lockWaitMs: lockWait * 1000 });
       setMaxListeners(concurrency * 4 + 10);
       // process.on, not once: execa (under the Automation API) re-raises a signal that finds no
       // listener but its own, which would kill this process in the middle of the shutdown.

@@ -4,10 +4,13 @@
  * when the caller asks (the driver); a fleet job leaves retries to the job queue instead.
  */
 import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { ConcurrentUpdateError, type EngineEvent } from "@pulumi/pulumi/automation";
 import { mgmtStack, type MgmtConfig } from "../automation/stack";
 import { recoverPendingCreates } from "../automation/recovery";
+import { alive } from "./processes";
+import { settleStackLock } from "./stackLock";
 import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
 
 export type Action = "converge" | "destroy" | "drift";
@@ -29,6 +32,10 @@ export interface RunOptions {
   fenced?: boolean;
   /** More environment for the Pulumi CLI and what it starts (a fenced run's marker, leftovers.ts). */
   envVars?: Record<string, string>;
+  /** Each Pulumi CLI dies with this process and records its pid (automation/boundCli.ts). */
+  boundCli?: boolean;
+  /** How long `recover` waits for a lock it cannot prove stale before failing (unfenced runs). Default 0. */
+  lockWaitMs?: number;
 }
 
 /** A resource a drift check found changed outside the stack, and which of its fields. */
@@ -148,6 +155,9 @@ function stopReason(signal: AbortSignal): string {
   return r instanceof Error && r.name !== "AbortError" ? r.message : "the driver was stopped";
 }
 
+/** A lock taken on this machine by a process that no longer lives: nobody holds it. */
+const deadHereHolder = (h: { hostname: string; pid: number }) => h.hostname === hostname() && h.pid > 0 && !alive(h.pid);
+
 export async function converge(t: Tenant, o: RunOptions, progress: (line: string) => void = () => undefined): Promise<TenantResult> {
   const started = Date.now();
   const workDir = path.join(o.workRoot, t.id);
@@ -162,10 +172,13 @@ export async function converge(t: Tenant, o: RunOptions, progress: (line: string
     // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
     if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
     try {
-      const tenant = await mgmtStack({ workDir, projectName: TENANT_PROJECT, stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}), ...(o.envVars ? { envVars: o.envVars } : {}) });
+      const tenant = await mgmtStack({ workDir, projectName: TENANT_PROJECT, stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}), ...(o.envVars ? { envVars: o.envVars } : {}), ...(o.boundCli ? { boundCli: true } : {}) });
       const { stack } = tenant;
       if (o.recover && attempt === 1) {
-        await stack.cancel();
+        // A fenced run has settled Pulumi's lock under its fence (fencedRun.ts). Without a fence,
+        // a lock is provably a dead run's only when it names this machine and a process that is gone.
+        const refusal = o.fenced ? undefined : await settleStackLock({ backendUrl: o.backendUrl, project: TENANT_PROJECT, stack: t.id, isDeadRunsOwn: deadHereHolder, waitMs: o.lockWaitMs ?? 0, notice: progress, signal: o.signal });
+        if (refusal) return done({ status: "failed", attempts: attempt, error: refusal, transient: false });
         const report = await recoverPendingCreates(stack);
         if (report.imported.length + report.cleared.length > 0) progress(`recovered: ${report.imported.length} imported, ${report.cleared.length} cleared`);
       }

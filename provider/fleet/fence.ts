@@ -11,6 +11,7 @@
  *
  * The same database holds the Pulumi state (postgres:// backend) and graphile-worker's jobs.
  */
+import { hostname } from "node:os";
 import { Client } from "pg";
 import { UserError } from "../userError";
 
@@ -63,6 +64,9 @@ async function createFleetSchema(connectionString: string): Promise<void> {
       fence_lost boolean NOT NULL DEFAULT false
     )`);
     await client.query(`CREATE INDEX IF NOT EXISTS runs_stack ON ${FLEET_SCHEMA}.runs (stack, id)`);
+    // Who a run's Pulumi lock would name (stackLock.ts): its host, and the pids of its CLIs as
+    // each starts (automation/boundCli.ts). And what a status shows while the run waits.
+    await client.query(`ALTER TABLE ${FLEET_SCHEMA}.runs ADD COLUMN IF NOT EXISTS host text, ADD COLUMN IF NOT EXISTS cli_pids int[] NOT NULL DEFAULT '{}', ADD COLUMN IF NOT EXISTS note text`);
     await client.query("COMMIT");
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
@@ -93,6 +97,12 @@ export interface Fence {
   readonly unfinished: boolean;
   /** The ids of those unfinished runs: their Pulumi processes may still be running (leftovers.ts). */
   readonly leftBehind: string[];
+  /** Where those runs ran and the pids of their CLIs: a Pulumi lock naming one of them is theirs (stackLock.ts). */
+  readonly leftBehindCli: { host: string | null; pids: number[] }[];
+  /** Records the pids of this run's CLIs (as each starts, before it can take Pulumi's lock). */
+  recordCli(pids: number[]): Promise<void>;
+  /** What `mgmt-fleet status` shows beside the running run (a wait), or nothing. */
+  note(text: string | undefined): Promise<void>;
   /** Aborted when the fence's connection fails: the run must stop, for another may now start. */
   readonly lost: AbortSignal;
   /**
@@ -174,13 +184,21 @@ export async function takeFence(connectionString: string, stack: string, run: { 
     const { rows: last } = await client.query<{ id: string; result: string; fence_lost: boolean }>(`SELECT id, result, fence_lost FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`, [stack]);
     const leftBehind = open.rows.map((r) => r.id);
     if (last[0] && (last[0].result === "cancelled" || last[0].fence_lost) && !leftBehind.includes(last[0].id)) leftBehind.push(last[0].id);
-    const { rows: mine } = await client.query<{ id: string }>(`INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker]);
+    const { rows: cli } = await client.query<{ host: string | null; cli_pids: number[] }>(`SELECT host, cli_pids FROM ${FLEET_SCHEMA}.runs WHERE id = ANY($1::bigint[])`, [leftBehind]);
+    const { rows: mine } = await client.query<{ id: string }>(`INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker, host) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker, hostname()]);
     const id = mine[0].id;
     return {
       runId: id,
       unfinished: leftBehind.length > 0,
       leftBehind,
+      leftBehindCli: cli.map((r) => ({ host: r.host, pids: r.cli_pids })),
       lost: lost.signal,
+      async recordCli(pids) {
+        await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET cli_pids = cli_pids || $2::int[] WHERE id = $1`, [id, pids]);
+      },
+      async note(text) {
+        await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET note = $2 WHERE id = $1`, [id, text ?? null]);
+      },
       async end(record, abandon) {
         const text = `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = $2, error = $3, changes = $4, drift = $5, fence_lost = $6 WHERE id = $1`;
         const values = [id, record.result, record.error ?? null, record.changes === undefined ? null : JSON.stringify(record.changes), record.drift === undefined ? null : JSON.stringify(record.drift), lost.signal.aborted];

@@ -2,14 +2,20 @@
  * One tenant's run under its stack's fence (fence.ts): what every fleet job runs, and the
  * single-machine driver on a postgres:// backend (driver.ts). When the last run of the stack did
  * not finish cleanly (its process died, or it was cancelled), whatever that run left running on
- * this machine is given a bounded time to finish and then ended (leftovers.ts), and its stale
- * Pulumi lock is broken and its pending creates imported, with no --recover by hand: under the
- * fence, no other run of the fleet can hold that lock.
+ * this machine is given a bounded time to finish and then ended (leftovers.ts), its Pulumi lock is
+ * broken if it is provably that run's own (stackLock.ts; anyone else's is waited for, never
+ * broken), and its pending creates are imported, with no --recover by hand. Every CLI of a run
+ * dies with its process and records its pid (automation/boundCli.ts): docs/fleet.md.
  */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { CLI_PIDS_ENV } from "../automation/boundCli";
+import { recordCliPids } from "./cliPids";
 import { converge, type RunOptions, type TenantResult } from "./converge";
 import { takeFence } from "./fence";
 import { endLeftovers, runEnv } from "./leftovers";
-import { tenantStack, type Tenant } from "./tenant";
+import { settleStackLock } from "./stackLock";
+import { TENANT_PROJECT, tenantStack, type Tenant } from "./tenant";
 
 export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recover" | "fenced" | "envVars"> {
   /** The fleet's PostgreSQL: the fence, the run records and (postgres://) the stacks' state. */
@@ -22,6 +28,8 @@ export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recov
   recover?: boolean;
   /** How long the Pulumi CLIs a dead run left on this machine get to finish before they are ended. Default 60 s. */
   takeoverWaitMs?: number;
+  /** How long a Pulumi lock that is not a dead run's (a person's `pulumi up`) is waited for before the run fails. Default 300 s. */
+  lockWaitMs?: number;
   /** This process is ending for good: stop waiting for the database to record the run's end. */
   abandon?: AbortSignal;
 }
@@ -37,7 +45,7 @@ export async function convergeFenced(
   o: FencedRunOptions,
   hooks: { progress?: (line: string) => void; started?: (unfinished: boolean) => void; lost?: (why: string) => void; notice?: (line: string) => void } = {},
 ): Promise<TenantResult> {
-  const { database, worker, jobId, attempt, recover, signal, takeoverWaitMs, abandon, ...run } = o;
+  const { database, worker, jobId, attempt, recover, signal, takeoverWaitMs, lockWaitMs, abandon, ...run } = o;
   const fence = await takeFence(database, tenantStack(t.id), { action: o.action, worker, jobId, attempt });
   let result: TenantResult;
   let over = false; // once the run is over, letting the fence go is no loss
@@ -45,10 +53,27 @@ export async function convergeFenced(
   try {
     hooks.started?.(fence.unfinished);
     const stop = AbortSignal.any([fence.lost, signal]);
+    const notice = hooks.notice ?? hooks.progress ?? (() => undefined);
     // A dead run's CLI may still be writing this stack: nothing of it may run beside this one.
-    await endLeftovers(database, fence.leftBehind, { waitMs: takeoverWaitMs ?? 60_000, notice: hooks.notice ?? hooks.progress ?? (() => undefined), signal: stop });
-    // Losing the fence's connection stops the run: another process may take the stack now.
-    result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, fenced: true, signal: stop, envVars: runEnv(database, fence.runId) }, hooks.progress);
+    await endLeftovers(database, fence.leftBehind, { waitMs: takeoverWaitMs ?? 60_000, notice, signal: stop });
+    // Pulumi's lock: broken only when it names a dead run's host and CLI, else waited for.
+    const isDeadRunsOwn = (h: { hostname: string; pid: number }) => fence.leftBehindCli.some((r) => r.host === h.hostname && r.pids.includes(h.pid));
+    const started = Date.now();
+    const refusal = await settleStackLock({ backendUrl: database, project: TENANT_PROJECT, stack: t.id, isDeadRunsOwn, waitMs: lockWaitMs ?? 300_000, notice, note: (text) => fence.note(text), signal: stop });
+    if (refusal && !stop.aborted) {
+      result = { tenant: t.id, status: "failed", seconds: (Date.now() - started) / 1000, attempts: 1, error: refusal, transient: false };
+    } else {
+      // Each CLI's pid is recorded as it starts, so that a lock it leaves is provably this run's.
+      const pidFile = path.join(run.workRoot, `.cli-pids-${t.id}`);
+      mkdirSync(run.workRoot, { recursive: true });
+      const pids = recordCliPids(pidFile, (found) => fence.recordCli(found));
+      try {
+        // Losing the fence's connection stops the run: another process may take the stack now.
+        result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, fenced: true, signal: stop, boundCli: true, envVars: { ...runEnv(database, fence.runId), [CLI_PIDS_ENV]: pidFile } }, hooks.progress);
+      } finally {
+        await pids.stop();
+      }
+    }
   } catch (err) {
     over = true;
     // Never a held fence without a run (a work folder that cannot be made, say): recorded, let go.

@@ -82,6 +82,8 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** This process is ending for good (a second SIGTERM): runs stop waiting to record their end (shutdown.ts). */
   abandon?: AbortSignal;
+  /** How long a run waits for a Pulumi lock that is not a dead run's (a person's `pulumi up`) before failing. Default 300 s. */
+  lockWaitMs?: number;
 }
 
 export interface FleetWorker {
@@ -120,12 +122,13 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     await liveness.held(worker, signal);
     if (signal.aborted) throw new UserError("this worker is stopping: the job goes back to the queue");
     const started = (unfinished: boolean) => {
-      if (unfinished) log(`${tenant.id}: the last run did not finish (its worker died, or it was cancelled): breaking its stale lock and importing its pending creates`);
+      if (unfinished) log(`${tenant.id}: the last run did not finish (its worker died, or it was cancelled): breaking its lock if it is provably that run's, and importing its pending creates`);
       log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
     };
-    const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase, abandon: o.abandon };
+    const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase, abandon: o.abandon, lockWaitMs: o.lockWaitMs };
     const lost = (why: string) => log(`${tenant.id}: ${why}: cancelling its update`);
-    const result = await convergeFenced(tenant, run, { started, lost }).catch((err) => {
+    const notice = (line: string) => log(`${tenant.id}: ${line}`);
+    const result = await convergeFenced(tenant, run, { started, lost, notice }).catch((err) => {
       if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);
       throw err;
     });
@@ -198,6 +201,8 @@ export interface TenantStatus {
   error?: string;
   drift?: { resource: string; fields: string[] }[];
   worker?: string;
+  /** What a running run waits for (a Pulumi lock that is not a dead run's). */
+  note?: string;
 }
 
 /** Per tenant: a job still queued or running, else the last run's result, with attempts, duration and error. */
@@ -211,15 +216,15 @@ export async function status(database: string): Promise<TenantStatus[]> {
       ? (await client.query<Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & { queue_name: string }>(`SELECT key, queue_name, attempts, max_attempts, last_error, locked_by FROM graphile_worker.jobs WHERE task_identifier = $1`, [TASK])).rows
       : [];
     const runs = (
-      await client.query<{ stack: string; action: string; result: string | null; error: string | null; seconds: number | null; attempt: number; worker: string; drift: TenantStatus["drift"] | null }>(
-        `SELECT DISTINCT ON (stack) stack, action, result, error, extract(epoch FROM ended_at - started_at)::float AS seconds, attempt, worker, drift FROM ${FLEET_SCHEMA}.runs WHERE stack LIKE $1 ORDER BY stack, id DESC`,
+      await client.query<{ stack: string; action: string; result: string | null; error: string | null; seconds: number | null; attempt: number; worker: string; drift: TenantStatus["drift"] | null; note: string | null }>(
+        `SELECT DISTINCT ON (stack) stack, action, result, error, extract(epoch FROM ended_at - started_at)::float AS seconds, attempt, worker, drift, note FROM ${FLEET_SCHEMA}.runs WHERE stack LIKE $1 ORDER BY stack, id DESC`,
         [`${TENANT_PROJECT}/%`],
       )
     ).rows;
     const byTenant = new Map<string, TenantStatus>();
     for (const r of runs) {
       const tenant = r.stack.slice(TENANT_PROJECT.length + 1);
-      byTenant.set(tenant, { tenant, state: r.result ?? "running", action: r.action, attempts: r.attempt, ...(r.seconds !== null ? { seconds: r.seconds } : {}), ...(r.error ? { error: r.error } : {}), ...(r.drift ? { drift: r.drift } : {}), worker: r.worker });
+      byTenant.set(tenant, { tenant, state: r.result ?? "running", action: r.action, attempts: r.attempt, ...(r.seconds !== null ? { seconds: r.seconds } : {}), ...(r.error ? { error: r.error } : {}), ...(r.drift ? { drift: r.drift } : {}), ...(r.note && r.result === null ? { note: r.note } : {}), worker: r.worker });
     }
     // A tenant's jobs, the one that says most first: running, then queued, then failed for good.
     const rank = (j: (typeof jobs)[number]) => (j.locked_by ? 0 : j.attempts < j.max_attempts ? 1 : 2);

@@ -22,6 +22,8 @@ ${DATABASE}`,
   runs jobs until SIGTERM or SIGINT (running updates are cancelled gracefully)
   --concurrency N      updates at a time (1-64, default 4)
   --work-dir DIR       a folder per stack under DIR (default ./.fleet)
+  --lock-wait SECONDS  how long a run waits for a Pulumi lock that is not a dead fleet run's
+                       (a person's \`pulumi up\`; never broken) before failing (default 300)
 ${DATABASE}
   needs the service (MGMT_BASE_URL, MGMT_USERNAME, MGMT_PASSWORD, MGMT_MESSAGING_URL,
   MGMT_REGIONAL_MESSAGING_URL, MGMT_MESSAGING_TOKEN) and PULUMI_CONFIG_PASSPHRASE`,

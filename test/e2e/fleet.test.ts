@@ -3,15 +3,16 @@
  * queue in a real PostgreSQL (scripts/postgres.sh) that also holds the stacks' state, against
  * the emulator over HTTP. The commands run as a user runs them: the installed package's bin.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
-import { PACKAGE_ROOT } from "../../provider/automation";
+import { mgmtStack, PACKAGE_ROOT } from "../../provider/automation";
 import { isDead, takeFence, workerLockName } from "../../provider/fleet/fence";
 import { status } from "../../provider/fleet/queue";
 import { convergeFenced } from "../../provider/fleet/fencedRun";
+import { tenantProgram, TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { fleetRunProcesses } from "../support/processes";
@@ -53,8 +54,16 @@ interface Proc {
 }
 const workers: Proc[] = [];
 
-function fleet(args: string[], extraEnv: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, [BIN, ...args, "--database", pg.url], {
+/**
+ * Another machine, as far as a worker can tell: a hostname and a process table of its own (Linux
+ * namespaces; needs root). Without it, a worker sees the processes of a worker it takes over from.
+ */
+const OTHER_MACHINE = ["unshare", "--pid", "--fork", "--mount-proc", "--uts", "sh", "-c", 'hostname fleet-other-machine && exec "$0" "$@"'];
+const canFakeAnotherMachine = () => spawnSync(OTHER_MACHINE[0], [...OTHER_MACHINE.slice(1), "true"]).status === 0;
+
+function fleet(args: string[], extraEnv: Record<string, string> = {}, prefix: string[] = []): Proc {
+  const command = [...prefix, process.execPath, BIN, ...args, "--database", pg.url];
+  const child = spawn(command[0], command.slice(1), {
     cwd: PACKAGE_ROOT,
     // A process group of its own: a test kills a worker with its Pulumi processes, as a machine
     // or container that dies (or systemd stopping its unit) does.
@@ -84,8 +93,8 @@ async function finished(p: Proc): Promise<Proc> {
   return p;
 }
 
-function worker(name: string, concurrency = 2, extraEnv: Record<string, string> = {}): Proc {
-  const w = fleet(["worker", "--concurrency", String(concurrency), "--work-dir", path.join(work, name)], extraEnv);
+function worker(name: string, concurrency = 2, extraEnv: Record<string, string> = {}, prefix: string[] = []): Proc {
+  const w = fleet(["worker", "--concurrency", String(concurrency), "--work-dir", path.join(work, name)], extraEnv, prefix);
   workers.push(w);
   return w;
 }
@@ -103,7 +112,7 @@ const indexIdsInState = () => pg.indexIdsInState();
  * `mgmt-fleet status --json`, parsed; its output in the error if it is not JSON. (Waits poll the
  * same `status()` in this process instead: a CLI process per poll would cost the tests' CPU.)
  */
-async function statusRows(): Promise<{ tenant: string; state: string; attempts: number; error?: string }[]> {
+async function statusRows(): Promise<{ tenant: string; state: string; attempts: number; error?: string; note?: string }[]> {
   const st = await finished(fleet(["status", "--json"]));
   try {
     return JSON.parse(st.out);
@@ -394,6 +403,76 @@ test("PostgreSQL restarted while workers run updates: the workers reconnect, the
   for (const w of ws) expect((await finished(w)).code).toBe(0);
 }, 8 * 60_000);
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const tenant = (id: string): Tenant => ({ id, plan: "free", searchRegion: "eu-west-1", messagingRegion: "eu-central-1", flowControlKey: `key-${id}`, pin: { parallelism: 2, rate: 10, period: 60 } });
+const indexesOnService = (id: string) => env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith(`${id}-search-`)).map((i) => i.record.id);
+
+test("a worker's node process SIGKILLed alone while its provider waits out a Retry-After: nothing of its run is alive 5 s later, and once another machine's worker has converged the tenant and the longest retry has passed, the tenant has one index, in its stack's state", async () => {
+  const { token: t } = freshMessagingAccount(env);
+  token = t;
+  await finished(fleet(["submit", tenantsFile("o1", [{ id: "o1" }])]));
+  // A rate-limited account: the index create is answered 429 with Retry-After 30 (the client's cap), three times.
+  env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 30, times: 3 });
+  env.emu.resetLog();
+  const doomed = worker("o-doomed", 1);
+  await until("o1's create to be rate-limited", () => env.emu.requests({ route: "POST /v2/search" }).some((r) => r.status === 429), 120_000);
+  const limitedAt = Date.now();
+  process.kill(doomed.process.pid!, "SIGKILL"); // the node process alone, as the OOM killer does
+  await sleep(5000);
+  const leftAfter5s = fleetRunProcesses(pg.url);
+  // The takeover from another machine, which cannot see (or end) the dead worker's processes.
+  const other = worker("o-other", 1, {}, canFakeAnotherMachine() ? OTHER_MACHINE : []);
+  await until("o1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "o1" && r.state === "created"), 300_000);
+  // The dead run's provider, had it lived, would have sent its create by now: three waits of at most 33 s.
+  await sleep(limitedAt + 3 * 33_000 + 5_000 - Date.now());
+  const inState = (await indexIdsInState()).o1;
+  expect({ onService: indexesOnService("o1"), leftAfter5s }).toEqual({ onService: inState, leftAfter5s: [] });
+  expect(inState).toHaveLength(1);
+  try {
+    process.kill(-doomed.process.pid!, "SIGKILL");
+  } catch {
+    // nothing of its group is left
+  }
+  // SIGTERM to the worker itself: unshare, its parent, ignores it while it waits.
+  const inside = readFileSync(`/proc/${other.process.pid}/task/${other.process.pid}/children`, "utf8").trim().split(/\s+/).map(Number)[0];
+  process.kill(inside || other.process.pid!, "SIGTERM");
+  await finished(other);
+}, 8 * 60_000);
+
+test("a person's `pulumi up` holds the stack's lock while the fleet runs the stack a dead worker left open: the fleet waits, saying so in its log and in status, and never breaks the lock; the person's up ends without a lock error; afterwards every object of the tenant is in the stack's state", async () => {
+  const { token: t, account } = freshMessagingAccount(env);
+  token = t;
+  // A run of m1's stack whose worker died: its row left open, and nobody holds its worker's lock.
+  await finished(fleet(["status"]));
+  await sql("INSERT INTO pulumi_mgmt_fleet.runs (stack, action, worker) VALUES ('tenants/m1', 'converge', 'pool-dead-m1')");
+  // The on-call person's hot-fix `up` of the same stack on the same backend, held by a slow answer
+  // (for as long as the test likes: the test's quick client timeout would resend it past the gate).
+  env.emu.addFault({ method: "POST", path: "/flowControl/key-m1/pin$", hold: true });
+  mkdirSync(path.join(work, "person-m1"));
+  const person = await mgmtStack({ workDir: path.join(work, "person-m1"), projectName: TENANT_PROJECT, stackName: "m1", backendUrl: pg.url, mgmt: { ...env.mgmt, messagingToken: t, timeoutMs: 600_000, totalTimeoutMs: 900_000 }, program: tenantProgram(tenant("m1")), passphrase: PASSPHRASE, offline: true });
+  const personUp = person.up();
+  await env.emu.emulator.controls.heldRequests(1);
+  await finished(fleet(["submit", tenantsFile("m1", [{ id: "m1" }])]));
+  const w = worker("m", 1);
+  await until("the worker to wait for the person's lock", () => /m1: Pulumi's lock of stack tenants\/m1 is held by .* not by a run of the fleet: waiting up to/.test(w.out), 90_000).catch((err: Error) => {
+    throw new Error(`${err.message}; the worker printed:\n${w.out}`);
+  });
+  expect((await statusRows()).find((r) => r.tenant === "m1")).toEqual(expect.objectContaining({ state: "running", note: expect.stringMatching(/^waiting for Pulumi's lock, held by /) }));
+  // Nothing of the fleet's own update has reached the service: only the person's create (its pin,
+  // still held, is logged once answered).
+  expect(env.emu.requests().filter((r) => r.method !== "GET").map((r) => r.route)).toEqual(["POST /v2/search"]);
+  env.emu.emulator.controls.openGate();
+  const done = await personUp;
+  expect(`${done.stdout}\n${done.stderr}`).not.toMatch(/lock/i);
+  await until("m1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "m1" && /^(updated|unchanged)$/.test(r.state)), 180_000);
+  expect(await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/m1/%'")).toEqual([{ n: 0 }]);
+  expect((await indexIdsInState()).m1).toEqual(indexesOnService("m1"));
+  expect(indexesOnService("m1")).toHaveLength(1);
+  expect(account.keys["key-m1"]?.pinned?.rate).toBe(10);
+  w.process.kill("SIGTERM");
+  await finished(w);
+}, 6 * 60_000);
+
 test("a live worker whose connection dropped is not judged dead while it reconnects", async () => {
   const holder = async () => {
     const c = new Client({ connectionString: pg.url });
@@ -449,6 +528,9 @@ test("a run that succeeded after its fence's connection dropped leaves its next 
   // A run whose fence's connection drops at its very end, while the database restarts: its update
   // succeeded, and Pulumi's delete of its lock missed the database (an error message, exit 0).
   const cut = await takeFence(pg.url, "tenants/l1", { action: "converge", worker: "pool-test" });
+  // Its CLI, which took that lock, recorded its pid as it started (as a fenced run's CLI does).
+  const lockedBy = JSON.parse(Buffer.from((locks[0].data as { data: string }).data, "base64").toString("utf8")) as { pid: number };
+  await cut.recordCli([lockedBy.pid]);
   await sql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('pulumi-mgmt-fleet:stack:tenants/l1', 0)");
   await until("the fence to be lost", () => cut.lost.aborted, 10_000);
   await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
@@ -464,10 +546,10 @@ test("a run that succeeded after its fence's connection dropped leaves its next 
     ["unchanged", false],
   ]);
 
-  // After a clean run, a lock is someone's outside the fleet (a person's `pulumi up`): never broken.
+  // After a clean run, a lock is someone's outside the fleet (a person's `pulumi up`): waited for, never broken.
   await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
-  const outside = await convergeFenced(tenant, run);
-  expect([outside.status, outside.error]).toEqual(["failed", expect.stringMatching(/^another update of this stack is in progress outside the fleet .*`pulumi cancel`/)]);
+  const outside = await convergeFenced(tenant, { ...run, lockWaitMs: 2000 });
+  expect([outside.status, outside.error]).toEqual(["failed", expect.stringMatching(/^Pulumi's lock of stack tenants\/l1 is held by \S+@\S+ \(pid \d+, since [^)]+\), not by a run of the fleet: waited 2s; .*`pulumi cancel --stack l1`/)]);
   expect(await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'")).toEqual([{ n: 1 }]);
 }, 3 * 60_000);
 
