@@ -16,8 +16,8 @@ test("npm pack contains only what a user needs", () => {
   for (const must of ["LICENSE", "dist/provider/cli/template.js", "examples/new-project/Pulumi.yaml", "dist/provider/index.js", "dist/provider/automation/index.js", "dist/emulator/index.js", "dist/emulator/cli.js", "dist/provider/providers/searchIndex.js", "dist/provider/providers/messagingQueue.js", "dist/provider/providers/messagingBudget.js", "dist/provider/providers/flowControlKey.js", "dist/provider/providers/messagingAccount.js", "dist/provider/providers/databaseBudget.js", "dist/provider/runtime.js", "dist/provider/resources/messagingControls.js", "dist/provider/plugin/main.js"]) {
     expect(files).toContain(must);
   }
-  // Compressed size: about 240 kB with six resources, the emulator, the fleet, the plugin, every command's usage and docs/; a jump means something big slipped in.
-  expect(pack.size).toBeLessThan(255_000);
+  // Compressed size: about 259 kB with six resources, the emulator, the fleet and its fence, the plugin, every command's usage and docs/; a jump means something big slipped in.
+  expect(pack.size).toBeLessThan(275_000);
 });
 
 test("the package carries the license its manifest names", () => {
