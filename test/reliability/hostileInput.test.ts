@@ -92,7 +92,8 @@ const CONFIG: [string, MgmtConfig, () => unknown, RegExp][] = [
   ["a base URL that is not http", { baseUrl: "ftp://127.0.0.1" }, anIndex, /mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address/],
   ["a timeout that is not a number", { timeoutMs: "soon" }, anIndex, /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number/],
   ["a regional URL without {region}", { regionalMessagingUrl: "http://127.0.0.1/regional" }, aPause, /must contain the placeholder \{region\}/],
-  ["no messaging URL", { messagingUrl: undefined }, aPause, /mgmt:messagingUrl is not set/],
+  // A key is read and acted on at its region's address (contract: regional clients), so that is the address it cannot do without.
+  ["no regional messaging URL", { regionalMessagingUrl: undefined }, aPause, /mgmt:regionalMessagingUrl is not set/],
   ["a token that is not valid", {}, () => new MessagingControls("ops", { region: "eu-central-1", token: "forged", flowControlKeys: [{ key: "tenant-a", paused: true }] }), /could not read the wait list of flow control key "tenant-a" in eu-central-1: the service answered 401/],
 ];
 
