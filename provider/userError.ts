@@ -7,15 +7,21 @@
  * - `InternalError`: a bug of pulumi-mgmt (a caller broke an invariant). It keeps its stack, and
  *   says it is a bug, so that nobody looks for a setting to change.
  *
- * The base is a Pulumi `RunError`, which a program's runtime prints as its message alone instead
- * of the program's source and trace: every error of the family ends a program cleanly.
+ * Every error of the family is a Pulumi `RunError` as the SDK tells one (`RunError.isInstance`,
+ * the brand `__pulumiRunError`, which is also how two copies of the SDK recognise each other's),
+ * so a program's runtime prints it as its message alone instead of the program's source and
+ * trace. Branded rather than derived from the SDK's class: `mgmt-template` runs from an unpacked
+ * tarball with no @pulumi/pulumi beside it, and the plugin (provider/plugin/) loads no SDK code
+ * it does not need. sdkAdapterProblems() (automation/sdkAdapter.ts) checks every SDK of the
+ * matrix still recognises the brand.
  */
-// The submodule, not the root: the plugin (provider/plugin/) must not load the whole SDK.
-import { RunError } from "@pulumi/pulumi/errors";
 
 // No `name` of their own: a plain UserError prints as "Error: ..." as it always did; the kinds
 // below it name themselves (ConfigError, ApiError, ...).
-export class MgmtError extends RunError {}
+export class MgmtError extends Error {
+  /** What the SDK's `RunError.isInstance` looks for. */
+  readonly __pulumiRunError = true;
+}
 
 export class UserError extends MgmtError {
   constructor(message: string) {

@@ -7,6 +7,7 @@
  */
 import { tmpdir } from "node:os";
 import { Stack, type DestroyOptions, type DestroyResult, type OutputMap, type RefreshOptions, type RefreshResult, type UpOptions, type UpResult } from "@pulumi/pulumi/automation";
+import { UserError } from "../userError";
 
 /** What the SDK's `up`, `refresh` and `destroy` read from the stack once their CLI command has succeeded. */
 export interface AfterCommand<Summary> {
@@ -107,6 +108,11 @@ export async function sdkAdapterProblems(): Promise<string[]> {
     } catch (err) {
       problems.push(`@pulumi/pulumi ${version}: its ${op} no longer runs on the adapter's view of a stack (${err instanceof Error ? err.message.split("\n")[0] : String(err)}): update sdkAdapter.ts`);
     }
+  }
+  // The error family is a RunError by the SDK's brand, not its class (userError.ts).
+  const { RunError } = await import("@pulumi/pulumi/errors");
+  if (!RunError.isInstance(new UserError("probe"))) {
+    problems.push(`@pulumi/pulumi ${version}: RunError.isInstance no longer recognises the error family's brand: errors would print with the program's source and trace; update userError.ts`);
   }
   const since = GRPC_OPTIONS_SINCE.join(".");
   if (!sdkGrpcClientOptions() && compareVersions(version, since) >= 0) {
