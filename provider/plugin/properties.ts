@@ -2,7 +2,8 @@
  * Pulumi's property values over gRPC (google.protobuf.Struct) as plain values. The engine wraps a
  * secret as an object with a signature key; the settings and providers see plain values, and the
  * keys that were secret are named. (Stock Node providers hand the wrapped form to the provider:
- * issue 37 item 2.) Unknowns and the way back (secret outputs) come with Check/Create.
+ * issue 37 item 2.) Unknowns pass through as the engine's sentinel string, which the providers
+ * already recognise (validation.ts `isUnknown`). The way back (`toStruct`) wraps the secret keys.
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
@@ -32,4 +33,19 @@ export function fromStruct(struct: Struct | undefined): { values: Record<string,
     values[key] = unwrap(value, () => secretKeys.add(key));
   }
   return { values, secretKeys };
+}
+
+/** A value as a Struct can hold it: `undefined` fields dropped (a provider's optional outputs). */
+function defined(value: unknown): Plain {
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Plain);
+}
+
+/** Properties for a response: the given top-level keys wrapped as secrets, so that they stay secret in state. */
+export function toStruct(values: object, secretKeys: ReadonlySet<string>): Struct {
+  const out: Record<string, Plain> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    out[key] = secretKeys.has(key) ? { [SIG_KEY]: SECRET_SIG, value: defined(value) } : defined(value);
+  }
+  return Struct.fromJavaScript(out);
 }

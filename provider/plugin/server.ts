@@ -4,8 +4,9 @@
  * provider server, which loads the whole SDK, drops what Configure sends and answers CheckConfig
  * and DiffConfig with UNIMPLEMENTED. Nothing here loads the root `@pulumi/pulumi`.
  *
- * Served so far: GetPluginInfo, GetSchema, CheckConfig, DiffConfig, Configure, Cancel. Every
- * other call answers UNIMPLEMENTED naming what works (docs/plugin.md).
+ * Served so far: GetPluginInfo, GetSchema, CheckConfig, DiffConfig, Configure, Cancel, and the
+ * resources' Check, Diff, Create, Read, Update, Delete (resourceCalls.ts). Every other call
+ * answers UNIMPLEMENTED naming what works (docs/plugin.md).
  */
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -26,6 +27,7 @@ import { useConfig } from "../runtime";
 import { UserError } from "../userError";
 import { fromStruct, type Plain } from "./properties";
 import { PACKAGE } from "./pulumiTypes";
+import { resourceCalls } from "./resourceCalls";
 import { PLUGIN_VERSION, packageSchema } from "./schema";
 
 /** A provider input or config variable key ("baseUrl", "mgmt:baseUrl", "mgmt:config:baseUrl") as its setting's name. */
@@ -117,7 +119,9 @@ function configure(req: ConfigureRequest): ConfigureResponse {
 }
 
 export function providerServer(): IResourceProviderServer {
-  const schema = JSON.stringify(packageSchema());
+  const spec = packageSchema();
+  const schema = JSON.stringify(spec);
+  const resources = resourceCalls(spec);
   return {
     getPluginInfo: unary(() => new PluginInfo().setVersion(PLUGIN_VERSION)),
     getSchema: unary(() => new GetSchemaResponse().setSchema(schema)),
@@ -130,14 +134,16 @@ export function providerServer(): IResourceProviderServer {
     parameterize: notYet("Parameterize"),
     invoke: notYet("Invoke (the getX functions)"),
     call: notYet("Call"),
-    check: notYet("Check"),
-    diff: notYet("Diff"),
-    create: notYet("Create"),
-    read: notYet("Read"),
+    check: unary(resources.check),
+    diff: unary(resources.diff),
+    create: unary(resources.create),
+    read: unary(resources.read),
     list: (call) =>
-      call.destroy(Object.assign(new UserError("mgmt plugin: List is not served"), { code: grpc.status.UNIMPLEMENTED })),
-    update: notYet("Update"),
-    delete: notYet("Delete"),
+      call.destroy(
+        Object.assign(new UserError("mgmt plugin: List is not served"), { code: grpc.status.UNIMPLEMENTED }),
+      ),
+    update: unary(resources.update),
+    delete: unary((req) => resources.remove(req).then(() => new Empty())),
     construct: notYet("Construct (MessagingControls)"),
     getMapping: notYet("GetMapping"),
     getMappings: notYet("GetMappings"),

@@ -24,22 +24,12 @@ import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { MgmtClient } from "../api/client";
-import type { Api } from "../api/endpoints";
+import { PROVIDER_APIS, type ProviderName } from "./providerApis";
 import { programSettings } from "./programClient";
 import { forwardingClosure } from "./forwardingClosure";
 
-/** The providers, by the name of their module under `internal/providers/` (permanent: see above). */
-export type ProviderName = "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue" | "messagingAccount" | "databaseBudget";
+export { PROVIDER_APIS, type ProviderName } from "./providerApis";
 
-/** The APIs each resource's calls go to: the settings it cannot do without follow (its provider's check asks the same). */
-export const PROVIDER_APIS: Record<ProviderName, readonly Api[]> = {
-  searchIndex: ["management"],
-  messagingBudget: ["management"],
-  messagingAccount: ["management"],
-  databaseBudget: ["management"],
-  flowControlKey: ["regional"],
-  messagingQueue: ["regional"],
-};
 
 const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
 

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import type { z } from "zod";
 import type { Api } from "../api/endpoints";
 import { ConfigError } from "../config";
@@ -12,9 +13,16 @@ export function readInputs<Outputs>(inputs: object): Outputs {
   return inputs as Outputs;
 }
 
-/** A value not known until apply: what the engine passes for it (`pulumi.runtime.unknownValue`). */
+/**
+ * The engine's sentinel for a value not known until apply (`pulumi.runtime.unknownValue`), from
+ * the SDK's submodule rather than its root: the plugin (provider/plugin/) serves these providers
+ * and must not load the whole SDK.
+ */
+export const UNKNOWN: string = unknownValue;
+
+/** A value not known until apply: what the engine passes for it. */
 export function isUnknown(value: unknown): boolean {
-  return value === pulumi.runtime.unknownValue;
+  return value === UNKNOWN;
 }
 
 /**

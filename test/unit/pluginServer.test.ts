@@ -3,13 +3,13 @@
  * prints its port, answers the protocol's configuration calls as documented, keeps secrets secret
  * and exits when its engine is gone.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import {
   CheckRequest,
@@ -17,37 +17,42 @@ import {
   DiffRequest,
   DiffResponse,
   GetSchemaRequest,
+  InvokeRequest,
   type CheckResponse,
+  type InvokeResponse,
   type ConfigureResponse,
   type GetSchemaResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import { SECRET_SIG, SIG_KEY, fromStruct } from "../../provider/plugin/properties";
+import {
+  PLUGIN_MAIN as MAIN,
+  pluginClient,
+  promised,
+  startPlugin as start,
+  stopPlugins,
+  track,
+} from "../support/pluginProcess";
 
-const MAIN = path.resolve(__dirname, "../../dist/provider/plugin/main.js");
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.kill()));
-
-function start(args: string[] = []): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout!.once("data", (chunk: Buffer) => resolve({ child, port: Number(String(chunk).trim()) }));
-    child.once("exit", (code) => reject(new Error(`plugin exited ${code}`)));
-  });
-}
-
-const promised = <Res>(f: (cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown) =>
-  new Promise<Res>((resolve, reject) => f((err, res) => (err ? reject(err) : resolve(res))));
+afterAll(stopPlugins);
 
 test("loading the plugin's entry loads no root @pulumi/pulumi", async () => {
   const probe = `process.argv.splice(2); require(${JSON.stringify(MAIN)}); setTimeout(() => { console.log(JSON.stringify(Object.keys(require.cache))); process.exit(0); }, 500);`;
-  const child = spawn(process.execPath, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] });
-  children.push(child);
+  const child = track(spawn(process.execPath, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] }));
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c));
   await new Promise((resolve) => child.once("exit", resolve));
   const loaded: string[] = JSON.parse(out.trim().split("\n").pop() ?? "[]");
   expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "plugin", "server.js")))).toBe(true);
+  // The resources' own implementations, the dynamic resources' providers, are on the load path too.
+  for (const r of [
+    "searchIndex",
+    "databaseBudget",
+    "messagingBudget",
+    "messagingAccount",
+    "flowControlKey",
+    "messagingQueue",
+  ])
+    expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "resources", r, "provider.js")))).toBe(true);
   expect(
     loaded.filter((f) => /@pulumi[\\/]pulumi[\\/](index|runtime[\\/]index|dynamic[\\/]index)\.js$/.test(f)),
   ).toEqual([]);
@@ -57,7 +62,7 @@ describe("the protocol", () => {
   let client: ResourceProviderClient;
   beforeAll(async () => {
     const { port } = await start();
-    client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    client = pluginClient(port);
   });
   afterAll(() => client.close());
 
@@ -126,7 +131,7 @@ describe("the protocol", () => {
   });
 
   test("a call not served yet answers UNIMPLEMENTED in one line saying where to look", async () => {
-    await expect(promised<CheckResponse>((cb) => client.check(new CheckRequest(), cb))).rejects.toMatchObject({
+    await expect(promised<InvokeResponse>((cb) => client.invoke(new InvokeRequest(), cb))).rejects.toMatchObject({
       code: grpc.status.UNIMPLEMENTED,
       details: expect.stringContaining("docs/plugin.md"),
     });

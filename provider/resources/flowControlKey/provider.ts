@@ -27,7 +27,7 @@ import { believeGone, latestToken, type ManagedObject } from "../identity";
 import { act, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../serializedProvider";
+import { PROVIDER_APIS } from "../providerApis";
 import { checkWithSettings, isUnknown } from "../validation";
 import { KeyInputs, keyId, type KeyBefore, type KeyOutputs, type KeyProvenance, type Pin, type PinPart } from "./schema";
 

@@ -27,7 +27,7 @@ import { claim } from "../claims";
 import { believeGone, managementIdentity, recordRotation, type ManagedObject } from "../identity";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../serializedProvider";
+import { PROVIDER_APIS } from "../providerApis";
 import { checkWithSettings, readInputs } from "../validation";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 

@@ -26,7 +26,7 @@ import { believeGone, latestToken, type ManagedObject } from "../identity";
 import { act, regionProblem, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../serializedProvider";
+import { PROVIDER_APIS } from "../providerApis";
 import { checkWithSettings, isUnknown } from "../validation";
 import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
 

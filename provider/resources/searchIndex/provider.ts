@@ -11,7 +11,7 @@
  *   other credentials than the ones that manage it is never dropped (identity.ts);
  * - `adopt` brings an existing index under management (dynamic resources have no import).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { MgmtClient } from "../../api/client";
 import { ApiError, ifFound, isNotFound } from "../../api/errors";
 import { SEARCH_TYPES, type SearchIndexRecord, type SearchType } from "../../api/schemas";
@@ -21,7 +21,7 @@ import { believeGone, managementIdentity, type ManagedObject } from "../identity
 import { applyToSharedList, sharedList } from "../sharedList";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../serializedProvider";
+import { PROVIDER_APIS } from "../providerApis";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
 

@@ -1,0 +1,206 @@
+/**
+ * Check, Diff, Create, Read, Update and Delete of the plugin, served by the very provider objects
+ * the dynamic resources use (provider/resources/<name>/provider.ts): the plugin only translates
+ * between the protocol's messages and what those providers take and give. Secrets arrive wrapped
+ * and reach a provider plain (properties.ts); what goes back is wrapped again for every key the
+ * schema marks secret and every key that arrived secret. Unknowns (previews) reach the providers
+ * as the engine's sentinel, which their `check` and `diff` already treat as "not known, send
+ * nothing"; a previewed Create or Update calls nothing and answers unknown outputs.
+ */
+import { createHash } from "node:crypto";
+import type { ResourceProvider } from "@pulumi/pulumi/dynamic";
+import {
+  CheckFailure,
+  CheckResponse,
+  CreateResponse,
+  DiffResponse,
+  PropertyDiff,
+  ReadResponse,
+  UpdateResponse,
+  type CheckRequest,
+  type CreateRequest,
+  type DeleteRequest,
+  type DiffRequest,
+  type ReadRequest,
+  type UpdateRequest,
+} from "@pulumi/pulumi/proto/provider_pb";
+import { databaseBudgetProvider } from "../resources/databaseBudget/provider";
+import { flowControlKeyProvider } from "../resources/flowControlKey/provider";
+import { messagingAccountProvider } from "../resources/messagingAccount/provider";
+import { messagingBudgetProvider } from "../resources/messagingBudget/provider";
+import { messagingQueueProvider } from "../resources/messagingQueue/provider";
+import { searchIndexProvider } from "../resources/searchIndex/provider";
+import { UNKNOWN } from "../resources/validation";
+import { UserError } from "../userError";
+import { fromStruct, toStruct, type Plain } from "./properties";
+import { token } from "./pulumiTypes";
+import { PLUGIN_RESOURCES } from "./resources";
+import type { PackageSchema } from "./schema";
+
+/** The provider behind each type name: the dynamic resources' own (one implementation per resource). */
+const PROVIDERS: Record<string, ResourceProvider> = {
+  SearchIndex: searchIndexProvider,
+  DatabaseBudget: databaseBudgetProvider,
+  MessagingBudget: messagingBudgetProvider,
+  MessagingAccount: messagingAccountProvider,
+  FlowControlKey: flowControlKeyProvider,
+  MessagingQueue: messagingQueueProvider,
+};
+
+interface Served {
+  provider: ResourceProvider;
+  /** Output keys the schema marks secret. */
+  secretOutputs: ReadonlySet<string>;
+  /** Input keys the schema marks secret. */
+  secretInputs: ReadonlySet<string>;
+  outputKeys: readonly string[];
+  internalInputs: readonly string[];
+}
+
+const secretKeysOf = (props: PackageSchema["resources"][string]["properties"]) =>
+  new Set(
+    Object.entries(props)
+      .filter(([, p]) => p.secret)
+      .map(([k]) => k),
+  );
+
+/** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+function typeOf(urn: string): string {
+  const type = urn.split("::")[2] ?? "";
+  return type.slice(type.lastIndexOf("$") + 1);
+}
+
+/** Top-level nulls are absent values (zod's optional fields take no null). */
+function present(values: Record<string, Plain>): Record<string, Plain> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+}
+
+const union = (...sets: ReadonlySet<string>[]) => new Set(sets.flatMap((s) => [...s]));
+
+/**
+ * Pulumi's convention for a generated name: the resource's name and a random suffix, here drawn
+ * from the engine's random seed for this resource, so a retried Check draws the same name.
+ */
+function autoNameOf(name: string, seed: Uint8Array): string {
+  const base = name.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 55);
+  return `${base}-${createHash("sha256").update(seed).digest("hex").slice(0, 8)}`;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function resourceCalls(schema: PackageSchema) {
+  const served = new Map<string, Served>();
+  for (const r of PLUGIN_RESOURCES) {
+    const spec = schema.resources[token(r.name)];
+    served.set(token(r.name), {
+      provider: PROVIDERS[r.name],
+      secretOutputs: secretKeysOf(spec.properties),
+      secretInputs: secretKeysOf(spec.inputProperties),
+      outputKeys: Object.keys(spec.properties),
+      internalInputs: r.internalInputs,
+    });
+  }
+  const resourceOf = (urn: string): Served => {
+    const found = served.get(typeOf(urn));
+    if (!found)
+      throw new UserError(
+        `mgmt plugin: no resource type "${typeOf(urn)}" (${urn}); the types are ${[...served.keys()].join(", ")}`,
+      );
+    return found;
+  };
+
+  async function check(req: CheckRequest): Promise<CheckResponse> {
+    const r = resourceOf(req.getUrn());
+    const olds = present(fromStruct(req.getOlds()).values);
+    const { values, secretKeys } = fromStruct(req.getNews());
+    const news: Record<string, unknown> = present(values);
+    // What the dynamic resources' classes fill in before their `check`: the generated name, the resource's own name.
+    if (r.internalInputs.includes("autoName") && news.name === undefined && news.adopt === undefined)
+      news.autoName = autoNameOf(req.getName(), req.getRandomseed_asU8());
+    if (r.internalInputs.includes("resourceName")) news.resourceName = req.getName();
+    const result = r.provider.check ? await r.provider.check(olds, news) : { inputs: news };
+    return new CheckResponse()
+      .setInputs(toStruct(result.inputs ?? news, union(secretKeys, r.secretInputs)))
+      .setFailuresList(
+        (result.failures ?? []).map((f) => new CheckFailure().setProperty(f.property).setReason(f.reason)),
+      );
+  }
+
+  async function diff(req: DiffRequest): Promise<DiffResponse> {
+    const r = resourceOf(req.getUrn());
+    const olds = present(fromStruct(req.getOlds()).values);
+    const news = present(fromStruct(req.getNews()).values);
+    const result = r.provider.diff ? await r.provider.diff(req.getId(), olds, news) : { changes: !same(olds, news) };
+    const replaces = result.replaces ?? [];
+    // The inputs that differ from what is stored: the detailed diff the engine shows, each an update or a replacement.
+    const changed = result.changes === false ? [] : Object.keys(news).filter((k) => !same(olds[k], news[k]));
+    const res = new DiffResponse()
+      .setChanges(
+        result.changes === false
+          ? DiffResponse.DiffChanges.DIFF_NONE
+          : result.changes
+            ? DiffResponse.DiffChanges.DIFF_SOME
+            : DiffResponse.DiffChanges.DIFF_UNKNOWN,
+      )
+      .setReplacesList(replaces)
+      .setDeletebeforereplace(result.deleteBeforeReplace ?? false)
+      .setDiffsList(changed)
+      .setHasdetaileddiff(true);
+    for (const key of changed) {
+      const kind = replaces.includes(key) ? PropertyDiff.Kind.UPDATE_REPLACE : PropertyDiff.Kind.UPDATE;
+      res.getDetaileddiffMap().set(key, new PropertyDiff().setKind(kind).setInputdiff(true));
+    }
+    return res;
+  }
+
+  /** A preview's answer: the inputs, every other output unknown until `up`. */
+  const previewed = (r: Served, inputs: Record<string, Plain>) => ({
+    ...Object.fromEntries(r.outputKeys.map((k) => [k, UNKNOWN])),
+    ...inputs,
+  });
+
+  async function create(req: CreateRequest): Promise<CreateResponse> {
+    const r = resourceOf(req.getUrn());
+    const { values, secretKeys } = fromStruct(req.getProperties());
+    const secrets = union(secretKeys, r.secretOutputs);
+    if (req.getPreview())
+      return new CreateResponse().setId("").setProperties(toStruct(previewed(r, present(values)), secrets));
+    const { id, outs } = await r.provider.create(present(values));
+    return new CreateResponse().setId(id).setProperties(toStruct(outs ?? {}, secrets));
+  }
+
+  async function read(req: ReadRequest): Promise<ReadResponse> {
+    const r = resourceOf(req.getUrn());
+    const { values, secretKeys } = fromStruct(req.getProperties());
+    const result = r.provider.read
+      ? await r.provider.read(req.getId(), present(values))
+      : { id: req.getId(), props: values };
+    // No id: the object is gone (the provider already applied the identity guard, identity.ts).
+    if (!result.id) return new ReadResponse().setId("");
+    const res = new ReadResponse()
+      .setId(result.id)
+      .setProperties(toStruct(result.props ?? {}, union(secretKeys, r.secretOutputs)));
+    if (result.inputs)
+      res.setInputs(toStruct(result.inputs, union(fromStruct(req.getInputs()).secretKeys, r.secretInputs)));
+    return res;
+  }
+
+  async function update(req: UpdateRequest): Promise<UpdateResponse> {
+    const r = resourceOf(req.getUrn());
+    const olds = fromStruct(req.getOlds());
+    const news = fromStruct(req.getNews());
+    const secrets = union(olds.secretKeys, news.secretKeys, r.secretOutputs);
+    if (req.getPreview())
+      return new UpdateResponse().setProperties(toStruct({ ...olds.values, ...present(news.values) }, secrets));
+    if (!r.provider.update) throw new UserError(`mgmt plugin: ${typeOf(req.getUrn())} changes only by replacement`);
+    const { outs } = await r.provider.update(req.getId(), present(olds.values), present(news.values));
+    return new UpdateResponse().setProperties(toStruct(outs ?? {}, secrets));
+  }
+
+  async function remove(req: DeleteRequest): Promise<void> {
+    const r = resourceOf(req.getUrn());
+    if (r.provider.delete) await r.provider.delete(req.getId(), present(fromStruct(req.getProperties()).values));
+  }
+
+  return { check, diff, create, read, update, remove };
+}
