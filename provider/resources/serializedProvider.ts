@@ -28,7 +28,6 @@ import { PROVIDER_APIS, type ProviderName } from "./providerApis";
 import { programSettings } from "./programClient";
 import { forwardingClosure } from "./forwardingClosure";
 
-export { PROVIDER_APIS, type ProviderName } from "./providerApis";
 
 
 const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
