@@ -21,7 +21,9 @@ export function writeSection(name: string, body: string): void {
   const old = existsSync(BENCHMARKS_MD) ? readFileSync(BENCHMARKS_MD, "utf8") : "";
   const [start, end] = markers(name);
   const block = `${start}\n${body.trim()}\n${end}`;
-  const text = sections(old).has(name) ? old.replace(sections(old).get(name)!, block) : `${old.trimEnd()}\n\n${block}\n`;
+  const text = sections(old).has(name)
+    ? old.replace(sections(old).get(name)!, block)
+    : `${old.trimEnd()}\n\n${block}\n`;
   mkdirSync(path.dirname(BENCHMARKS_MD), { recursive: true });
   writeFileSync(BENCHMARKS_MD, text.trimStart());
 }

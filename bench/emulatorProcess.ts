@@ -19,7 +19,10 @@ export interface EmulatorProcess {
 
 export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   const cli = path.join(__dirname, "..", "emulator", "cli.js");
-  const child: ChildProcess = spawn(process.execPath, [cli, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NODE_OPTIONS: "" } });
+  const child: ChildProcess = spawn(process.execPath, [cli, "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
   const seen: Record<string, string> = {};
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`mgmt-emulator exited with ${code} before it listened`)));
@@ -31,7 +34,11 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   });
   const controls = seen["test controls"].replace(/\/$/, "");
   const post = async (route: string, body?: unknown) => {
-    const res = await fetch(`${controls}/${route}`, { method: "POST", headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${controls}/${route}`, {
+      method: "POST",
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
     if (!res.ok) throw new Error(`emulator control ${route}: ${res.status} ${await res.text()}`);
   };
   return {
@@ -41,7 +48,11 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
     async reset(latencyMs) {
       await post("reset");
       await post("latency", { ms: latencyMs });
-      const users = (await (await fetch(`${controls}/users`)).json()) as { username: string; password: string; accounts: { region: string; type: string; token: string }[] }[];
+      const users = (await (await fetch(`${controls}/users`)).json()) as {
+        username: string;
+        password: string;
+        accounts: { region: string; type: string; token: string }[];
+      }[];
       const account = users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free");
       if (!account) throw new Error("the emulator's first user has no free eu-central-1 messaging account");
       return { username: users[0].username, password: users[0].password, messagingToken: account.token };

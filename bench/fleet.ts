@@ -63,18 +63,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function checkSettings(): void {
   const whole = (name: string, xs: number[]) => {
-    if (!xs.every((x) => Number.isInteger(x) && x >= 1)) throw new Error(`${name}: whole numbers from 1 expected, got ${xs.join(",")}`);
+    if (!xs.every((x) => Number.isInteger(x) && x >= 1))
+      throw new Error(`${name}: whole numbers from 1 expected, got ${xs.join(",")}`);
   };
   whole("BENCH_FLEET_TENANTS", [N]);
   whole("BENCH_FLEET_REPEATS", [REPEATS]);
   whole("BENCH_FLEET_CONCURRENCY", [CONCURRENCY]);
   whole("BENCH_FLEET_WORKERS", WORKERS);
-  if (!WORKERS.includes(DRIFT_WORKERS)) throw new Error(`BENCH_FLEET_WORKERS must include ${DRIFT_WORKERS}: the drift check runs after the converge with ${DRIFT_WORKERS} workers`);
+  if (!WORKERS.includes(DRIFT_WORKERS))
+    throw new Error(
+      `BENCH_FLEET_WORKERS must include ${DRIFT_WORKERS}: the drift check runs after the converge with ${DRIFT_WORKERS} workers`,
+    );
 }
 
 /** The machine's user (nice included) and system CPU seconds since boot, every process on every core. */
 function machineCpuSeconds(): number {
-  const [user, nice, system] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 4).map(Number);
+  const [user, nice, system] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1, 4)
+    .map(Number);
   return (user + nice + system) / CLK_TCK;
 }
 
@@ -88,7 +97,11 @@ function peakMiB(pid: number): number {
 /** `mgmt-fleet <args>` as a user runs it: the installed package's bin. */
 function fleet(args: string[], env: NodeJS.ProcessEnv): Proc {
   const child = spawn(process.execPath, [FLEET_CLI, ...args], { cwd: PACKAGE_ROOT, env });
-  const proc: Proc = { child, out: "", exit: new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 128 : -1)))) };
+  const proc: Proc = {
+    child,
+    out: "",
+    exit: new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 128 : -1)))),
+  };
   child.stdout!.on("data", (d) => (proc.out += d));
   child.stderr!.on("data", (d) => (proc.out += d));
   return proc;
@@ -101,7 +114,10 @@ async function fleetCommand(args: string[], env: NodeJS.ProcessEnv): Promise<voi
   if (code !== 0) throw new Error(`mgmt-fleet ${args[0]} exited with ${code}:\n${p.out}`);
 }
 
-function fleetEnv(emu: EmulatorProcess, user: { username: string; password: string; messagingToken: string }): NodeJS.ProcessEnv {
+function fleetEnv(
+  emu: EmulatorProcess,
+  user: { username: string; password: string; messagingToken: string },
+): NodeJS.ProcessEnv {
   return {
     ...process.env,
     PULUMI_CONFIG_PASSPHRASE: "bench-only",
@@ -126,11 +142,18 @@ async function untilConverged(database: string, workers: Proc[]): Promise<void> 
   for (;;) {
     const rows = await status(database);
     const failed = rows.filter((r) => r.state === "failed");
-    if (failed.length > 0) throw new Error(`tenants failed: ${failed.map((r) => `${r.tenant}: ${r.error}`).join("; ")}`);
+    if (failed.length > 0)
+      throw new Error(`tenants failed: ${failed.map((r) => `${r.tenant}: ${r.error}`).join("; ")}`);
     if (rows.length === N && rows.every((r) => CONVERGED.has(r.state))) return;
     const gone = workers.findIndex((w) => w.child.exitCode !== null || w.child.signalCode !== null);
     if (gone >= 0) throw new Error(`worker ${gone + 1} exited in the middle of the converge:\n${tail(workers[gone])}`);
-    if (Date.now() > deadline) throw new Error(`not converged after ${TIMEOUT_MS / 1000} s: ${rows.filter((r) => !CONVERGED.has(r.state)).map((r) => `${r.tenant} ${r.state}`).join(", ")}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `not converged after ${TIMEOUT_MS / 1000} s: ${rows
+          .filter((r) => !CONVERGED.has(r.state))
+          .map((r) => `${r.tenant} ${r.state}`)
+          .join(", ")}`,
+      );
     await sleep(POLL_MS);
   }
 }
@@ -166,7 +189,20 @@ async function run(rig: Rig, workers: number): Promise<Sample> {
   const cpuBefore = machineCpuSeconds();
   const started = performance.now();
   await fleetCommand(["submit", rig.tenantsFile, "--database", database], env);
-  const procs = Array.from({ length: workers }, () => fleet(["worker", "--concurrency", String(CONCURRENCY), "--work-dir", mkdtempSync(path.join(rig.work, "stacks-")), "--database", database], env));
+  const procs = Array.from({ length: workers }, () =>
+    fleet(
+      [
+        "worker",
+        "--concurrency",
+        String(CONCURRENCY),
+        "--work-dir",
+        mkdtempSync(path.join(rig.work, "stacks-")),
+        "--database",
+        database,
+      ],
+      env,
+    ),
+  );
   try {
     await untilConverged(database, procs);
     const seconds = (performance.now() - started) / 1000;
@@ -193,10 +229,26 @@ async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-fleet-"));
   // Directly under the temporary folder: the cluster's unprivileged owner must reach it.
   const pgDir = mkdtempSync(path.join(os.tmpdir(), "bench-fleet-pg-"));
-  const pgUrl = execFileSync("bash", [POSTGRES, "start", pgDir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  const pgUrl = execFileSync("bash", [POSTGRES, "start", pgDir], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
   const tenantsFile = path.join(work, "tenants.json");
   const ids = Array.from({ length: N }, (_, i) => `b${String(i + 1).padStart(2, "0")}`);
-  writeFileSync(tenantsFile, JSON.stringify(ids.map((id) => ({ id, plan: "free", flowControlKey: `key-${id}`, pin: { parallelism: 2, rate: 10, period: 60 } }))));
+  writeFileSync(
+    tenantsFile,
+    JSON.stringify(
+      ids.map((id) => ({
+        id,
+        plan: "free",
+        flowControlKey: `key-${id}`,
+        pin: { parallelism: 2, rate: 10, period: 60 },
+      })),
+    ),
+  );
 
   const samples: Sample[] = [];
   let emu: EmulatorProcess | undefined;
@@ -209,7 +261,9 @@ async function main(): Promise<void> {
         const s = await run(rig, workers);
         samples.push(s);
         const drift = s.driftSeconds === undefined ? "" : `; drift check ${s.driftSeconds.toFixed(1)} s`;
-        process.stdout.write(`${s.seconds.toFixed(1)} s, ${perMinute(s.seconds).toFixed(1)} tenants/min, ${(s.cpuSeconds / N).toFixed(1)} CPU s per tenant, worker peak ${s.peakMiB.toFixed(0)} MiB${drift}\n`);
+        process.stdout.write(
+          `${s.seconds.toFixed(1)} s, ${perMinute(s.seconds).toFixed(1)} tenants/min, ${(s.cpuSeconds / N).toFixed(1)} CPU s per tenant, worker peak ${s.peakMiB.toFixed(0)} MiB${drift}\n`,
+        );
       }
     }
   } finally {
@@ -257,8 +311,10 @@ function oneOrTwo(rs: Row[]): string {
   const busy = Math.round(median(one.busy) * 100);
   const figures = `${r2.toFixed(1)} against ${r1.toFixed(1)} tenants/min, ×${ratio.toFixed(2)}`;
   const cores = `${os.cpus().length}-core machine`;
-  if (ratio >= 1.1 && Math.min(...two.rates) > Math.max(...one.rates)) return `On this ${cores}, 2 workers converge faster than 1: ${figures}; with 1 worker the cores were busy ${busy}% of the time.`;
-  if (busy >= 80) return `On this ${cores}, 2 workers converge no faster than 1 (${figures}): with 1 worker the cores were already busy ${busy}% of the time, so the CPU limits it.`;
+  if (ratio >= 1.1 && Math.min(...two.rates) > Math.max(...one.rates))
+    return `On this ${cores}, 2 workers converge faster than 1: ${figures}; with 1 worker the cores were busy ${busy}% of the time.`;
+  if (busy >= 80)
+    return `On this ${cores}, 2 workers converge no faster than 1 (${figures}): with 1 worker the cores were already busy ${busy}% of the time, so the CPU limits it.`;
   return `On this ${cores}, 2 workers converge no faster than 1 (${figures}), though with 1 worker the cores were busy only ${busy}% of the time: the limit is elsewhere, not measured here.`;
 }
 
@@ -269,7 +325,8 @@ function report(samples: Sample[]): string {
   const bestRate = median(best.rates);
   const drifts = samples.flatMap((s) => (s.driftSeconds === undefined ? [] : [s.driftSeconds]));
   const driftRate = perMinute(median(drifts));
-  const hours = (perMinuteOneMachine: number, machines: number) => (SIZING_TENANTS / (perMinuteOneMachine * machines) / 60).toFixed(1);
+  const hours = (perMinuteOneMachine: number, machines: number) =>
+    (SIZING_TENANTS / (perMinuteOneMachine * machines) / 60).toFixed(1);
   const cpu = os.cpus();
   return [
     "## Fleet (`npm run bench:fleet`)",
@@ -280,7 +337,10 @@ function report(samples: Sample[]): string {
     "",
     "| worker processes | concurrency per worker | tenants/min (median) | min – max | CPU s per tenant | peak worker memory |",
     "|---:|---:|---:|---:|---:|---:|",
-    ...rs.map((r) => `| ${r.workers} | ${CONCURRENCY} | ${median(r.rates).toFixed(1)} | ${Math.min(...r.rates).toFixed(1)} – ${Math.max(...r.rates).toFixed(1)} | ${r.cpuPerTenant.toFixed(1)} | ${Math.round(r.peakMiB)} MiB |`),
+    ...rs.map(
+      (r) =>
+        `| ${r.workers} | ${CONCURRENCY} | ${median(r.rates).toFixed(1)} | ${Math.min(...r.rates).toFixed(1)} – ${Math.max(...r.rates).toFixed(1)} | ${r.cpuPerTenant.toFixed(1)} | ${Math.round(r.peakMiB)} MiB |`,
+    ),
     "",
     ...(verdict ? [verdict, ""] : []),
     `A drift check of the ${N} unchanged tenants (\`mgmt-fleet drift\`, which submits a refresh preview per tenant and waits; nothing drifted), run by the ${DRIFT_WORKERS} workers just after their converge: ${median(drifts).toFixed(1)} s (${Math.min(...drifts).toFixed(1)} – ${Math.max(...drifts).toFixed(1)} s), ${driftRate.toFixed(1)} tenants/min.`,

@@ -81,7 +81,12 @@ interface Stat {
 }
 const stat = (xs: number[]): Stat => {
   const sorted = [...xs].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1], runs: xs.length };
+  return {
+    median: sorted[Math.floor(sorted.length / 2)],
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    runs: xs.length,
+  };
 };
 
 interface Timing {
@@ -104,7 +109,15 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 async function stackOf(name: string, mgmt: MgmtConfig, program: () => void): Promise<MgmtStack> {
   // Emulator-backed and thrown away: a temporary backend and a throw-away passphrase.
   const backendDir = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-bench-"));
-  return mgmtStack({ stackName: name, projectName: "pulumi-mgmt-bench", mgmt, backendDir, passphrase: "bench-only", offline: true, program: async () => void program() });
+  return mgmtStack({
+    stackName: name,
+    projectName: "pulumi-mgmt-bench",
+    mgmt,
+    backendDir,
+    passphrase: "bench-only",
+    offline: true,
+    program: async () => void program(),
+  });
 }
 
 async function dispose(s: MgmtStack, destroyed = false): Promise<void> {
@@ -129,16 +142,36 @@ type Phase = "up" | "preview" | "refresh" | "destroy";
  * REPS interleaved runs: each creates a sleep stack and an index stack of N, times the phases
  * asked for on both, and destroys them. Returns the timings per phase.
  */
-async function interleaved(emu: EmulatorProcess, n: number, phases: Phase[], reps: number): Promise<Record<Phase, Timing>> {
-  const runs: Record<Phase, { ours: number[]; baseline: number[] }> = { up: { ours: [], baseline: [] }, preview: { ours: [], baseline: [] }, refresh: { ours: [], baseline: [] }, destroy: { ours: [], baseline: [] } };
+async function interleaved(
+  emu: EmulatorProcess,
+  n: number,
+  phases: Phase[],
+  reps: number,
+): Promise<Record<Phase, Timing>> {
+  const runs: Record<Phase, { ours: number[]; baseline: number[] }> = {
+    up: { ours: [], baseline: [] },
+    preview: { ours: [], baseline: [] },
+    refresh: { ours: [], baseline: [] },
+    destroy: { ours: [], baseline: [] },
+  };
   const filedUps: number[] = [];
-  const programs = { ours: (rep: number) => indexesProgram(n, `b${n}r${rep}`), baseline: () => sleepsProgram(n), filed: () => filedSleepsProgram(n) };
+  const programs = {
+    ours: (rep: number) => indexesProgram(n, `b${n}r${rep}`),
+    baseline: () => sleepsProgram(n),
+    filed: () => filedSleepsProgram(n),
+  };
   for (let rep = 0; rep < reps; rep++) {
     // Alternate the order, so none always runs on a warmer machine.
-    const order: ("baseline" | "ours" | "filed")[] = rep % 2 === 0 ? ["baseline", "ours", "filed"] : ["filed", "ours", "baseline"];
+    const order: ("baseline" | "ours" | "filed")[] =
+      rep % 2 === 0 ? ["baseline", "ours", "filed"] : ["filed", "ours", "baseline"];
     for (const who of order) {
       const user = await emu.reset(LATENCY_MS);
-      const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, ...user };
+      const mgmt: MgmtConfig = {
+        baseUrl: emu.baseUrl,
+        messagingUrl: emu.messagingUrl,
+        regionalMessagingUrl: emu.regionalMessagingUrl,
+        ...user,
+      };
       const s = await stackOf(`${who}-${n}-${rep}`, mgmt, programs[who](rep));
       const [, upMs] = await timed(() => s.up());
       if (who === "filed") {
@@ -196,7 +229,9 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
   const state = searchIndexStateSplit(indexes.backendDirFiles());
 
   const accounts = Array.from({ length: n }, () => emu.emulator.addAccount("alice", "eu-central-1").record.id);
-  const budgets = await stackOf(`budgets-${n}`, mgmt, () => accounts.forEach((id, i) => new MessagingBudget(`budget-${i}`, { accountId: id, budget: 100 })));
+  const budgets = await stackOf(`budgets-${n}`, mgmt, () =>
+    accounts.forEach((id, i) => new MessagingBudget(`budget-${i}`, { accountId: id, budget: 100 })),
+  );
   await budgets.up();
   emu.resetLog();
   await budgets.refresh();
@@ -208,7 +243,17 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
   await filedSleeps.up();
   const filedState = stateSplit(filedSleeps.backendDirFiles(), ":Sleep");
   for (const s of [indexes, budgets, sleeps, filedSleeps]) await dispose(s);
-  return { n, connectionsPerUp, noopPreviewCalls, noopUpCalls, refreshIndexCalls, refreshBudgetCalls, state, baselineState, filedState };
+  return {
+    n,
+    connectionsPerUp,
+    noopPreviewCalls,
+    noopUpCalls,
+    refreshIndexCalls,
+    refreshBudgetCalls,
+    state,
+    baselineState,
+    filedState,
+  };
 }
 
 interface Declaration {
@@ -225,14 +270,27 @@ function declaration(n: number): { index: Stat; sleep: Stat; serializations: num
     const out = execFileSync(process.execPath, [path.join(__dirname, "declare.js"), String(n)], { encoding: "utf8" });
     runs.push(JSON.parse(out.trim().split("\n").pop()!));
   }
-  return { index: stat(runs.map((r) => r.indexMs)), sleep: stat(runs.map((r) => r.sleepMs)), serializations: Math.max(...runs.map((r) => r.indexSerializations)) };
+  return {
+    index: stat(runs.map((r) => r.indexMs)),
+    sleep: stat(runs.map((r) => r.sleepMs)),
+    serializations: Math.max(...runs.map((r) => r.indexSerializations)),
+  };
 }
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const cell = (s: Stat) => (s.runs > 1 ? `${sec(s.median)} (${sec(s.min)}–${sec(s.max)})` : sec(s.median));
-const ratioCell = (s: Stat) => (s.runs > 1 ? `**${s.median.toFixed(2)}** (${s.min.toFixed(2)}–${s.max.toFixed(2)})` : `**${s.median.toFixed(2)}** (1 run)`);
+const ratioCell = (s: Stat) =>
+  s.runs > 1
+    ? `**${s.median.toFixed(2)}** (${s.min.toFixed(2)}–${s.max.toFixed(2)})`
+    : `**${s.median.toFixed(2)}** (1 run)`;
 
-function report(ups: Timing[], phases: Record<Phase, Timing>, decl: ReturnType<typeof declaration>, rows: Counts[], pulumiVersion: string): string {
+function report(
+  ups: Timing[],
+  phases: Record<Phase, Timing>,
+  decl: ReturnType<typeof declaration>,
+  rows: Counts[],
+  pulumiVersion: string,
+): string {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
     "# Benchmarks",
@@ -254,13 +312,19 @@ function report(ups: Timing[], phases: Record<Phase, Timing>, decl: ReturnType<t
     "",
     "| N | runs | SearchIndex up | sleep-only up | ratio | sleep-only as when issue 13 was filed | ratio to it |",
     "|---:|---:|---:|---:|---:|---:|---:|",
-    ...ups.map((t) => `| ${t.n} | ${t.ratio.runs} | ${cell(t.ours)} | ${cell(t.baseline)} | ${ratioCell(t.ratio)} | ${cell(t.filed!)} | ${ratioCell(t.filedRatio!)} |`),
+    ...ups.map(
+      (t) =>
+        `| ${t.n} | ${t.ratio.runs} | ${cell(t.ours)} | ${cell(t.baseline)} | ${ratioCell(t.ratio)} | ${cell(t.filed!)} | ${ratioCell(t.filedRatio!)} |`,
+    ),
     "",
     `## preview, refresh and destroy of ${PHASE_N}`,
     "",
     "| operation | runs | SearchIndex | sleep-only | ratio |",
     "|---|---:|---:|---:|---:|",
-    ...(["up", "preview", "refresh", "destroy"] as Phase[]).map((p) => `| ${p}${p === "preview" ? " (no change)" : ""} | ${phases[p].ratio.runs} | ${cell(phases[p].ours)} | ${cell(phases[p].baseline)} | ${ratioCell(phases[p].ratio)} |`),
+    ...(["up", "preview", "refresh", "destroy"] as Phase[]).map(
+      (p) =>
+        `| ${p}${p === "preview" ? " (no change)" : ""} | ${phases[p].ratio.runs} | ${cell(phases[p].ours)} | ${cell(phases[p].baseline)} | ${ratioCell(phases[p].ratio)} |`,
+    ),
     "",
     "Refresh reads all indexes with one shared list request; the sleep baseline waits 50 ms per resource in `read`.",
     "",
@@ -277,7 +341,9 @@ function report(ups: Timing[], phases: Record<Phase, Timing>, decl: ReturnType<t
     "",
     "| N | no-op preview | no-op up | refresh of N indexes | refresh of N budgets |",
     "|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.n} | ${r.noopPreviewCalls} | ${r.noopUpCalls} | ${r.refreshIndexCalls} | ${r.refreshBudgetCalls} |`),
+    ...rows.map(
+      (r) => `| ${r.n} | ${r.noopPreviewCalls} | ${r.noopUpCalls} | ${r.refreshIndexCalls} | ${r.refreshBudgetCalls} |`,
+    ),
     "",
     "## State per search index and connections",
     "",
@@ -290,7 +356,10 @@ function report(ups: Timing[], phases: Record<Phase, Timing>, decl: ReturnType<t
     "",
     "| N | total | provider | inputs | outputs | SDK source trace | total without it | TCP connections per `up` | sleep-only entry (its provider) | as filed (its provider) |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.n} | ${r.state.total} | ${r.state.provider} | ${r.state.inputs} | ${r.state.outputs} | ${r.state.sourceTrace} | ${r.state.total - r.state.sourceTrace} | ${r.connectionsPerUp} | ${r.baselineState.total} (${r.baselineState.provider}) | ${r.filedState.total} (${r.filedState.provider}) |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.n} | ${r.state.total} | ${r.state.provider} | ${r.state.inputs} | ${r.state.outputs} | ${r.state.sourceTrace} | ${r.state.total - r.state.sourceTrace} | ${r.connectionsPerUp} | ${r.baselineState.total} (${r.baselineState.provider}) | ${r.filedState.total} (${r.filedState.provider}) |`,
+    ),
     "",
   ];
   return lines.join("\n");
@@ -301,7 +370,13 @@ async function main(): Promise<void> {
   const timedEmu = await startEmulatorProcess();
   const emu = await startEmulator();
   const alice = emu.users[0];
-  const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, username: alice.username, password: alice.password };
+  const mgmt: MgmtConfig = {
+    baseUrl: emu.baseUrl,
+    messagingUrl: emu.messagingUrl,
+    regionalMessagingUrl: emu.regionalMessagingUrl,
+    username: alice.username,
+    password: alice.password,
+  };
   const ups: Timing[] = [];
   let phases: Record<Phase, Timing>;
   const rows: Counts[] = [];

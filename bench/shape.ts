@@ -39,30 +39,100 @@ const shapedProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs) {
     await new Promise((r) => setTimeout(r, 50));
     const outs = {
-      name: inputs.name, region: inputs.region, type: inputs.type, deployedRegion: "eu-west-1", customerId: "alice@example.com",
-      endpoint: `https://${inputs.name}-abcdef12-eu1-vector.example.io`, integrationEmail: "", token: "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFB",
-      readOnlyToken: "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJC", maxVectorCount: 10000, maxMonthlyReranks: 0, maxDailyUpdates: 10000,
-      maxDailyQueries: 10000, maxMonthlyBandwidth: 1000000000, maxWritesPerSecond: 1000, maxQueryPerSecond: 1000, maxReadsPerRequest: 1000,
-      maxWritesPerRequest: 1000, creationTime: 1700000000, inputEnrichmentEnabled: false, managedBy: "alice@http://127.0.0.1:12345",
+      name: inputs.name,
+      region: inputs.region,
+      type: inputs.type,
+      deployedRegion: "eu-west-1",
+      customerId: "alice@example.com",
+      endpoint: `https://${inputs.name}-abcdef12-eu1-vector.example.io`,
+      integrationEmail: "",
+      token: "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFB",
+      readOnlyToken: "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJC",
+      maxVectorCount: 10000,
+      maxMonthlyReranks: 0,
+      maxDailyUpdates: 10000,
+      maxDailyQueries: 10000,
+      maxMonthlyBandwidth: 1000000000,
+      maxWritesPerSecond: 1000,
+      maxQueryPerSecond: 1000,
+      maxReadsPerRequest: 1000,
+      maxWritesPerRequest: 1000,
+      creationTime: 1700000000,
+      inputEnrichmentEnabled: false,
+      managedBy: "alice@http://127.0.0.1:12345",
     };
     return { id: `shaped-${inputs.name}`, outs };
   },
 };
-const OUTS = ["deployedRegion", "customerId", "endpoint", "integrationEmail", "token", "readOnlyToken", "maxVectorCount", "maxMonthlyReranks", "maxDailyUpdates", "maxDailyQueries", "maxMonthlyBandwidth", "maxWritesPerSecond", "maxQueryPerSecond", "maxReadsPerRequest", "maxWritesPerRequest", "creationTime", "inputEnrichmentEnabled", "managedBy"];
+const OUTS = [
+  "deployedRegion",
+  "customerId",
+  "endpoint",
+  "integrationEmail",
+  "token",
+  "readOnlyToken",
+  "maxVectorCount",
+  "maxMonthlyReranks",
+  "maxDailyUpdates",
+  "maxDailyQueries",
+  "maxMonthlyBandwidth",
+  "maxWritesPerSecond",
+  "maxQueryPerSecond",
+  "maxReadsPerRequest",
+  "maxWritesPerRequest",
+  "creationTime",
+  "inputEnrichmentEnabled",
+  "managedBy",
+];
 class Shaped extends pulumi.dynamic.Resource {
   constructor(name: string, n: number) {
-    super(shapedProvider, name, { ...Object.fromEntries(OUTS.map((k) => [k, undefined])), name: `s-${n}`, region: "eu-west-1", type: "free", adopt: undefined, autoName: undefined }, { additionalSecretOutputs: ["token", "readOnlyToken"] }, "bench", "Shaped");
+    super(
+      shapedProvider,
+      name,
+      {
+        ...Object.fromEntries(OUTS.map((k) => [k, undefined])),
+        name: `s-${n}`,
+        region: "eu-west-1",
+        type: "free",
+        adopt: undefined,
+        autoName: undefined,
+      },
+      { additionalSecretOutputs: ["token", "readOnlyToken"] },
+      "bench",
+      "Shaped",
+    );
   }
 }
 
 class ShapedNoSecrets extends pulumi.dynamic.Resource {
   constructor(name: string, n: number) {
-    super(shapedProvider, name, { ...Object.fromEntries(OUTS.map((k) => [k, undefined])), name: `s-${n}`, region: "eu-west-1", type: "free", adopt: undefined, autoName: undefined }, {}, "bench", "Shaped");
+    super(
+      shapedProvider,
+      name,
+      {
+        ...Object.fromEntries(OUTS.map((k) => [k, undefined])),
+        name: `s-${n}`,
+        region: "eu-west-1",
+        type: "free",
+        adopt: undefined,
+        autoName: undefined,
+      },
+      {},
+      "bench",
+      "Shaped",
+    );
   }
 }
 class ShapedNoPlaceholders extends pulumi.dynamic.Resource {
   constructor(name: string, n: number) {
-    super(shapedProvider, name, { name: `s-${n}`, region: "eu-west-1", type: "free" }, { additionalSecretOutputs: ["token", "readOnlyToken"] }, "bench", "Shaped");
+    super(
+      shapedProvider,
+      name,
+      { name: `s-${n}`, region: "eu-west-1", type: "free" },
+      { additionalSecretOutputs: ["token", "readOnlyToken"] },
+      "bench",
+      "Shaped",
+    );
   }
 }
 const LABELS: Record<string, string> = {
@@ -73,11 +143,21 @@ const LABELS: Record<string, string> = {
   noplaceholders: "… without the 18 output placeholders",
 };
 const programs: Record<string, (tag: string) => () => void> = {
-  sleep: () => () => { for (let i = 0; i < N; i++) new Sleep(`r-${i}`, i); },
-  index: (tag) => () => { for (let i = 0; i < N; i++) new SearchIndex(`r-${i}`, { name: `${tag}-${i}`, region: "eu-west-1", type: "free" }); },
-  shaped: () => () => { for (let i = 0; i < N; i++) new Shaped(`r-${i}`, i); },
-  nosecrets: () => () => { for (let i = 0; i < N; i++) new ShapedNoSecrets(`r-${i}`, i); },
-  noplaceholders: () => () => { for (let i = 0; i < N; i++) new ShapedNoPlaceholders(`r-${i}`, i); },
+  sleep: () => () => {
+    for (let i = 0; i < N; i++) new Sleep(`r-${i}`, i);
+  },
+  index: (tag) => () => {
+    for (let i = 0; i < N; i++) new SearchIndex(`r-${i}`, { name: `${tag}-${i}`, region: "eu-west-1", type: "free" });
+  },
+  shaped: () => () => {
+    for (let i = 0; i < N; i++) new Shaped(`r-${i}`, i);
+  },
+  nosecrets: () => () => {
+    for (let i = 0; i < N; i++) new ShapedNoSecrets(`r-${i}`, i);
+  },
+  noplaceholders: () => () => {
+    for (let i = 0; i < N; i++) new ShapedNoPlaceholders(`r-${i}`, i);
+  },
 };
 
 async function main(): Promise<void> {
@@ -87,9 +167,23 @@ async function main(): Promise<void> {
     const order = rep % 2 ? [...VARIANTS].reverse() : VARIANTS;
     for (const v of order) {
       const alice = await emu.reset(50);
-      const mgmt: MgmtConfig = { baseUrl: emu.baseUrl, messagingUrl: emu.messagingUrl, regionalMessagingUrl: emu.regionalMessagingUrl, username: alice.username, password: alice.password };
+      const mgmt: MgmtConfig = {
+        baseUrl: emu.baseUrl,
+        messagingUrl: emu.messagingUrl,
+        regionalMessagingUrl: emu.regionalMessagingUrl,
+        username: alice.username,
+        password: alice.password,
+      };
       const backendDir = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-shape-"));
-      const s = await mgmtStack({ stackName: `${v}-${rep}`, projectName: "pulumi-mgmt-shape", mgmt, backendDir, passphrase: "p", offline: true, program: async () => void programs[v](`p${rep}`)() });
+      const s = await mgmtStack({
+        stackName: `${v}-${rep}`,
+        projectName: "pulumi-mgmt-shape",
+        mgmt,
+        backendDir,
+        passphrase: "p",
+        offline: true,
+        program: async () => void programs[v](`p${rep}`)(),
+      });
       const start = Date.now();
       await s.up();
       (times[v] ??= []).push(Date.now() - start);

@@ -23,12 +23,19 @@ interface Entry {
 }
 
 /** The average over the search indexes `pick` selects, from a file:// backend's files. */
-export function searchIndexStateSplit(backendFiles: string[], pick: (outputs: Record<string, unknown>) => boolean = () => true): StateSplit {
+export function searchIndexStateSplit(
+  backendFiles: string[],
+  pick: (outputs: Record<string, unknown>) => boolean = () => true,
+): StateSplit {
   return stateSplit(backendFiles, ":SearchIndex", pick);
 }
 
 /** The same for the resources whose type ends with `typeSuffix` (the benchmark's baseline, `:Sleep`). */
-export function stateSplit(backendFiles: string[], typeSuffix: string, pick: (outputs: Record<string, unknown>) => boolean = () => true): StateSplit {
+export function stateSplit(
+  backendFiles: string[],
+  typeSuffix: string,
+  pick: (outputs: Record<string, unknown>) => boolean = () => true,
+): StateSplit {
   const checkpoint = backendFiles.find((f) => /\.pulumi\/stacks\/.*\.json$/.test(f) && !f.includes(".bak"));
   if (!checkpoint) throw new Error("no checkpoint file among the backend's files");
   const entries = (JSON.parse(readFileSync(checkpoint, "utf8")).checkpoint.latest.resources as Entry[]).filter(
@@ -36,7 +43,8 @@ export function stateSplit(backendFiles: string[], typeSuffix: string, pick: (ou
   );
   if (entries.length === 0) throw new Error(`no ${typeSuffix} resource in the checkpoint`);
   const size = (v: unknown) => (v === undefined ? 0 : JSON.stringify(v).length);
-  const without = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
+  const without = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
   const avg = (f: (e: Entry) => number) => Math.round(entries.reduce((sum, e) => sum + f(e), 0) / entries.length);
   return {
     total: avg(size),

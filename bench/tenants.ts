@@ -31,16 +31,35 @@ async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-tenants-"));
   // The driver compiled to JavaScript: its memory is then the driver's, not a TypeScript compiler's.
   const build = path.join(EXAMPLE, ".build");
-  execFileSync(process.execPath, [path.join(PACKAGE_ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(EXAMPLE, "tsconfig.json"), "--outDir", build], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(PACKAGE_ROOT, "node_modules/typescript/bin/tsc"),
+      "-p",
+      path.join(EXAMPLE, "tsconfig.json"),
+      "--outDir",
+      build,
+    ],
+    { stdio: "inherit" },
+  );
   // Directly under the temporary folder: the cluster's unprivileged owner must reach it.
   const pgDir = mkdtempSync(path.join(os.tmpdir(), "bench-tenants-pg-"));
-  const pgUrl = execFileSync("bash", [POSTGRES, "start", pgDir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  const pgUrl = execFileSync("bash", [POSTGRES, "start", pgDir], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
   const emu = await startEmulator();
   const alice = emu.users[0];
   const account = alice.accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
   const tenantsFile = path.join(work, "tenants.json");
   const ids = Array.from({ length: N }, (_, i) => `b${String(i + 1).padStart(2, "0")}`);
-  writeFileSync(tenantsFile, JSON.stringify(ids.map((id) => ({ id, flowControlKey: `key-${id}`, pin: { parallelism: 2, rate: 10 } }))));
+  writeFileSync(
+    tenantsFile,
+    JSON.stringify(ids.map((id) => ({ id, flowControlKey: `key-${id}`, pin: { parallelism: 2, rate: 10 } }))),
+  );
 
   const samples = new Map<string, Sample[]>();
   let db = 0;
@@ -60,19 +79,36 @@ async function main(): Promise<void> {
           }
           process.stdout.write(`run ${r + 1}/${REPEATS}: ${N} tenants, concurrency ${c}, ${backend}... `);
           const started = Date.now();
-          const out = await driver(build, ["--tenants", tenantsFile, "--concurrency", String(c), "--backend", url, "--work-dir", mkdtempSync(path.join(work, "stacks-")), "--stats"], {
-            MGMT_BASE_URL: emu.baseUrl,
-            MGMT_USERNAME: alice.username,
-            MGMT_PASSWORD: alice.password,
-            MGMT_MESSAGING_URL: emu.messagingUrl,
-            MGMT_REGIONAL_MESSAGING_URL: emu.regionalMessagingUrl,
-            MGMT_MESSAGING_TOKEN: account.token,
-            PULUMI_CONFIG_PASSPHRASE: "bench-only",
-          });
+          const out = await driver(
+            build,
+            [
+              "--tenants",
+              tenantsFile,
+              "--concurrency",
+              String(c),
+              "--backend",
+              url,
+              "--work-dir",
+              mkdtempSync(path.join(work, "stacks-")),
+              "--stats",
+            ],
+            {
+              MGMT_BASE_URL: emu.baseUrl,
+              MGMT_USERNAME: alice.username,
+              MGMT_PASSWORD: alice.password,
+              MGMT_MESSAGING_URL: emu.messagingUrl,
+              MGMT_REGIONAL_MESSAGING_URL: emu.regionalMessagingUrl,
+              MGMT_MESSAGING_TOKEN: account.token,
+              PULUMI_CONFIG_PASSPHRASE: "bench-only",
+            },
+          );
           const seconds = (Date.now() - started) / 1000;
-          if (!out.includes(`${N} of ${N} tenants converged`) || emu.emulator.data.indexes.length !== N) throw new Error(`run failed:\n${out}`);
+          if (!out.includes(`${N} of ${N} tenants converged`) || emu.emulator.data.indexes.length !== N)
+            throw new Error(`run failed:\n${out}`);
           const peakMiB = Number(/driver peak memory: (\d+) MiB/.exec(out)?.[1]);
-          process.stdout.write(`${seconds.toFixed(1)} s, ${((N / seconds) * 60).toFixed(1)} tenants/min, driver ${peakMiB} MiB\n`);
+          process.stdout.write(
+            `${seconds.toFixed(1)} s, ${((N / seconds) * 60).toFixed(1)} tenants/min, driver ${peakMiB} MiB\n`,
+          );
           const key = `${backend} ${c}`;
           samples.set(key, [...(samples.get(key) ?? []), { seconds, peakMiB }]);
         }
@@ -106,7 +142,10 @@ async function main(): Promise<void> {
 
 function driver(build: string, args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(build, "index.js"), ...args], { cwd: EXAMPLE, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [path.join(build, "index.js"), ...args], {
+      cwd: EXAMPLE,
+      env: { ...process.env, ...env },
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));

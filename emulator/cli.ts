@@ -22,7 +22,14 @@ import { startEmulator, type RunningEmulator } from "./index";
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /** What --env exports, in this order; the variable names come from the provider's own table. */
-const ENV_SETTINGS: SettingName[] = ["baseUrl", "messagingUrl", "regionalMessagingUrl", "username", "password", "messagingToken"];
+const ENV_SETTINGS: SettingName[] = [
+  "baseUrl",
+  "messagingUrl",
+  "regionalMessagingUrl",
+  "username",
+  "password",
+  "messagingToken",
+];
 
 function envExports(emu: RunningEmulator): string[] {
   const values: Partial<Record<SettingName, string>> = {
@@ -36,8 +43,9 @@ function envExports(emu: RunningEmulator): string[] {
     values.password = user.password;
     values.messagingToken = user.accounts.find((a) => a.region === "eu-central-1")?.token;
   }
-  return ENV_SETTINGS.filter((name) => values[name] !== undefined)
-    .map((name) => `export ${SETTINGS_KEYS[name].env}=${shellQuote(values[name]!)}`);
+  return ENV_SETTINGS.filter((name) => values[name] !== undefined).map(
+    (name) => `export ${SETTINGS_KEYS[name].env}=${shellQuote(values[name]!)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -56,7 +64,10 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    const names = (from: number, to?: number) => ENV_SETTINGS.slice(from, to).map((name) => SETTINGS_KEYS[name].env).join(" ");
+    const names = (from: number, to?: number) =>
+      ENV_SETTINGS.slice(from, to)
+        .map((name) => SETTINGS_KEYS[name].env)
+        .join(" ");
     console.log(`usage: mgmt-emulator [options]
   --port N                  port on the host (default 4010; 0 picks a free one)
   --host H                  address to listen on (default 127.0.0.1)
@@ -83,7 +94,8 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0 to 65535, got "${values.port}"`);
   const placement: Partial<Record<SearchRegion, SearchRegion>> = {};
   for (const p of values.place ?? []) {
     const [from, to] = p.split("=") as [SearchRegion, SearchRegion];
@@ -92,16 +104,22 @@ async function main(): Promise<void> {
     }
     placement[from] = to;
   }
-  const emu = await startEmulator({ port, host: values.host, dataFile: values.data, placement }).catch((err: NodeJS.ErrnoException) => {
-    // Fail at once and say what to do: a user who carries on would talk to the other process.
-    if (err.code === "EADDRINUSE") throw new Error(`port ${port} on ${values.host} is already in use: stop the other process or pass --port 0 for a free one`);
-    throw err;
-  });
+  const emu = await startEmulator({ port, host: values.host, dataFile: values.data, placement }).catch(
+    (err: NodeJS.ErrnoException) => {
+      // Fail at once and say what to do: a user who carries on would talk to the other process.
+      if (err.code === "EADDRINUSE")
+        throw new Error(
+          `port ${port} on ${values.host} is already in use: stop the other process or pass --port 0 for a free one`,
+        );
+      throw err;
+    },
+  );
   const data = emu.emulator.data;
   if (values.password !== undefined) for (const u of data.users) u.password = values.password;
   for (const spec of values.key ?? []) {
     const [key, size = "0"] = spec.split("=");
-    if (!key || !/^\d+$/.test(size)) throw new Error(`--key takes KEY or KEY=WAITLIST with a whole number, got "${spec}"`);
+    if (!key || !/^\d+$/.test(size))
+      throw new Error(`--key takes KEY or KEY=WAITLIST with a whole number, got "${spec}"`);
     for (const a of data.accounts) a.keys[key] ??= { waitListSize: Number(size), paused: false, rateResets: 0 };
   }
   for (const name of values.queue ?? []) for (const a of data.accounts) a.queues[name] ??= { paused: true, resumes: 0 };

@@ -67,7 +67,11 @@ export class Controls {
   log: LoggedRequest[] = [];
   connections = 0;
   private seq = 0;
-  private gate: { open: boolean; held: (() => void)[]; waiters: { count: number; resolve: () => void }[] } = { open: false, held: [], waiters: [] };
+  private gate: { open: boolean; held: (() => void)[]; waiters: { count: number; resolve: () => void }[] } = {
+    open: false,
+    held: [],
+    waiters: [],
+  };
 
   /** Waits at the gate unless it is open (a `hold` fault). */
   hold(): Promise<void> {
@@ -111,7 +115,9 @@ export class Controls {
 
   /** The first fault rule that matches, consuming one of its uses. */
   takeFault(method: string, path: string): FaultRule | undefined {
-    const rule = this.faults.find((f) => f.left > 0 && (!f.method || f.method === method) && (!f.path || new RegExp(f.path).test(path)));
+    const rule = this.faults.find(
+      (f) => f.left > 0 && (!f.method || f.method === method) && (!f.path || new RegExp(f.path).test(path)),
+    );
     if (!rule) return undefined;
     rule.left -= 1;
     this.faults = this.faults.filter((f) => f.left > 0);
@@ -141,7 +147,12 @@ export class Controls {
     if (n > 1 && this.log[n - 1].seq < this.log[n - 2].seq) this.log.sort((a, b) => a.seq - b.seq);
   }
 
-  counters(): { total: number; byRoute: Record<string, number>; byStatus: Record<string, number>; connections: number } {
+  counters(): {
+    total: number;
+    byRoute: Record<string, number>;
+    byStatus: Record<string, number>;
+    connections: number;
+  } {
     const byRoute: Record<string, number> = {};
     const byStatus: Record<string, number> = {};
     for (const e of this.log) {

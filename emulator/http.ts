@@ -43,13 +43,15 @@ export interface EmulatorState {
 export const OK = { body: "OK", mutates: true } as const;
 
 export function jsonObject(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "the request body must be a JSON object");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new HttpError(400, "the request body must be a JSON object");
   return body as Record<string, unknown>;
 }
 
 /** Parses with a wire schema; a failure is a 400 naming each field. */
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, what = ""): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, `${what ? `invalid ${what}: ` : ""}${describeIssues(parsed.error).join("; ")}`);
+  if (!parsed.success)
+    throw new HttpError(400, `${what ? `invalid ${what}: ` : ""}${describeIssues(parsed.error).join("; ")}`);
   return parsed.data;
 }

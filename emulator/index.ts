@@ -45,7 +45,9 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   const emulator = new Emulator({ data, dataFile: options.dataFile, placement: options.placement });
   const host = options.host ?? "127.0.0.1";
   const last = options.port ? undefined : data?.port;
-  await (last ? emulator.app.listen({ port: last, host }).catch(() => emulator.app.listen({ port: 0, host })) : emulator.app.listen({ port: options.port ?? 0, host }));
+  await (last
+    ? emulator.app.listen({ port: last, host }).catch(() => emulator.app.listen({ port: 0, host }))
+    : emulator.app.listen({ port: options.port ?? 0, host }));
   const address = emulator.app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   if (options.dataFile) emulator.data.port = port;
@@ -62,7 +64,9 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
     emulator,
     addFault: (rule) => emulator.controls.addFault(FaultRule.parse(rule)),
     requests: (filter) =>
-      emulator.controls.log.filter((e) => (!filter?.method || e.method === filter.method) && (!filter?.route || e.route === filter.route)),
+      emulator.controls.log.filter(
+        (e) => (!filter?.method || e.method === filter.method) && (!filter?.route || e.route === filter.route),
+      ),
     resetLog: () => emulator.controls.resetLog(),
     close: () => emulator.app.close(),
   };

@@ -18,7 +18,16 @@ import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
 import { searchHandlers } from "./routes/search";
 import { installTestControls, type TestControlsHost } from "./routes/testControls";
-import { newAccount, saveData, seedData, type Account, type Data, type Database, type SeedUser, type User } from "./state";
+import {
+  newAccount,
+  saveData,
+  seedData,
+  type Account,
+  type Data,
+  type Database,
+  type SeedUser,
+  type User,
+} from "./state";
 export type { SeedUser } from "./state";
 
 export const API_PREFIX: Record<Api, string> = {
@@ -26,7 +35,6 @@ export const API_PREFIX: Record<Api, string> = {
   messaging: "/messaging",
   regional: "/regional/:region",
 };
-
 
 export interface EmulatorServerOptions {
   data?: Data;
@@ -84,7 +92,9 @@ export class Emulator implements TestControlsHost {
       if (body === "") return done(null, undefined);
       json(req, body as string, done);
     });
-    app.setNotFoundHandler((req, reply) => reply.status(404).send({ error: `no route for ${req.method} ${req.url.split("?")[0]}` }));
+    app.setNotFoundHandler((req, reply) =>
+      reply.status(404).send({ error: `no route for ${req.method} ${req.url.split("?")[0]}` }),
+    );
 
     // Per-request state of the fault hooks: declared once, set per request (never a shared object).
     app.decorateRequest("injected", null as unknown as Injected);
@@ -103,7 +113,14 @@ export class Emulator implements TestControlsHost {
         await this.controls.hold();
       }
       if (fault?.drop) {
-        this.controls.record({ seq: req.injected.seq, method: req.method, path, route: routeOf(req), status: "dropped", fault: "drop" });
+        this.controls.record({
+          seq: req.injected.seq,
+          method: req.method,
+          path,
+          route: routeOf(req),
+          status: "dropped",
+          fault: "drop",
+        });
         drop(req, reply);
         return reply;
       }
@@ -123,7 +140,11 @@ export class Emulator implements TestControlsHost {
       if (fault?.status) {
         req.injected.fault = `status ${fault.status}`;
         if (fault.retryAfter !== undefined) reply.header("retry-after", String(fault.retryAfter));
-        return reply.status(fault.status).send({ error: fault.echoAuthorization ? `injected fault; ${echoedAuthorization(req.headers.authorization)}` : "injected fault" });
+        return reply.status(fault.status).send({
+          error: fault.echoAuthorization
+            ? `injected fault; ${echoedAuthorization(req.headers.authorization)}`
+            : "injected fault",
+        });
       }
       if (this.controls.overRateLimit()) {
         req.injected.fault = "rate limit";
@@ -135,13 +156,28 @@ export class Emulator implements TestControlsHost {
     app.addHook("onRequestAbort", async (req) => {
       if (isControl(req) || req.injected.dropped) return;
       req.injected.dropped = true;
-      this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: req.injected.fault });
+      this.controls.record({
+        seq: req.injected.seq,
+        method: req.method,
+        path: req.url.split("?")[0],
+        route: routeOf(req),
+        status: "abandoned",
+        fault: req.injected.fault,
+      });
     });
 
     app.addHook("onResponse", async (req, reply) => {
       if (isControl(req)) return;
       const [path, query] = req.url.split("?");
-      this.controls.record({ seq: req.injected.seq, method: req.method, path, query, route: routeOf(req), status: reply.statusCode, fault: req.injected.fault });
+      this.controls.record({
+        seq: req.injected.seq,
+        method: req.method,
+        path,
+        query,
+        route: routeOf(req),
+        status: reply.statusCode,
+        fault: req.injected.fault,
+      });
     });
   }
 
@@ -149,11 +185,17 @@ export class Emulator implements TestControlsHost {
     const handlers = this.handlers();
     for (const [name, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, Endpoint][]) {
       // A `regionalToo` read is answered under the regional addresses as well (contract).
-      for (const api of endpoint.regionalToo ? [endpoint.api, "regional" as const] : [endpoint.api]) this.installRoute(name, endpoint, api, handlers);
+      for (const api of endpoint.regionalToo ? [endpoint.api, "regional" as const] : [endpoint.api])
+        this.installRoute(name, endpoint, api, handlers);
     }
   }
 
-  private installRoute(name: EndpointName, endpoint: Endpoint, api: Api, handlers: Record<EndpointName, Handler>): void {
+  private installRoute(
+    name: EndpointName,
+    endpoint: Endpoint,
+    api: Api,
+    handlers: Record<EndpointName, Handler>,
+  ): void {
     this.app.route({
       method: endpoint.method,
       url: API_PREFIX[api] + endpoint.route,
@@ -175,12 +217,26 @@ export class Emulator implements TestControlsHost {
           if (req.raw.socket.destroyed) {
             if (req.injected.dropped) return reply.hijack();
             req.injected.dropped = true;
-            this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "abandoned", fault: req.injected.fault });
+            this.controls.record({
+              seq: req.injected.seq,
+              method: req.method,
+              path: req.url.split("?")[0],
+              route: routeOf(req),
+              status: "abandoned",
+              fault: req.injected.fault,
+            });
             return reply.hijack();
           }
         }
         if (req.injected.commitThenDrop) {
-          this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "dropped", fault: "commit then drop" });
+          this.controls.record({
+            seq: req.injected.seq,
+            method: req.method,
+            path: req.url.split("?")[0],
+            route: routeOf(req),
+            status: "dropped",
+            fault: "commit then drop",
+          });
           drop(req, reply);
           return reply;
         }
@@ -189,9 +245,19 @@ export class Emulator implements TestControlsHost {
           const text = JSON.stringify(result.body);
           req.injected.dropped = true;
           reply.hijack();
-          reply.raw.writeHead(result.status ?? 200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+          reply.raw.writeHead(result.status ?? 200, {
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(text)),
+          });
           reply.raw.write(text.slice(0, 1));
-          this.controls.record({ seq: req.injected.seq, method: req.method, path: req.url.split("?")[0], route: routeOf(req), status: "stalled", fault: `body stalled ${stall} ms` });
+          this.controls.record({
+            seq: req.injected.seq,
+            method: req.method,
+            path: req.url.split("?")[0],
+            route: routeOf(req),
+            status: "stalled",
+            fault: `body stalled ${stall} ms`,
+          });
           setTimeout(() => reply.raw.destroy(), stall);
           return reply;
         }
@@ -199,13 +265,21 @@ export class Emulator implements TestControlsHost {
         if (failAfterCommit) return reply.status(failAfterCommit).send({ error: "injected fault after commit" });
         reply.status(result.status ?? 200);
         // Success bodies are JSON, including the bare string "OK" (contract).
-        return typeof result.body === "string" ? reply.type("application/json").send(JSON.stringify(result.body)) : reply.send(result.body);
+        return typeof result.body === "string"
+          ? reply.type("application/json").send(JSON.stringify(result.body))
+          : reply.send(result.body);
       },
     });
   }
 
   private handlers(): Record<EndpointName, Handler> {
-    return { ...searchHandlers(this), ...accountHandlers(this), ...databaseHandlers(this), ...flowControlHandlers(this), ...queueHandlers(this) };
+    return {
+      ...searchHandlers(this),
+      ...accountHandlers(this),
+      ...databaseHandlers(this),
+      ...flowControlHandlers(this),
+      ...queueHandlers(this),
+    };
   }
 
   private authenticateUser(req: FastifyRequest): User {
@@ -214,7 +288,9 @@ export class Emulator implements TestControlsHost {
     if (match) {
       const decoded = Buffer.from(match[1], "base64").toString("utf8");
       const sep = decoded.indexOf(":");
-      const user = this.data.users.find((u) => u.username === decoded.slice(0, sep) && u.password === decoded.slice(sep + 1));
+      const user = this.data.users.find(
+        (u) => u.username === decoded.slice(0, sep) && u.password === decoded.slice(sep + 1),
+      );
       if (sep > 0 && user) return user;
     }
     throw new HttpError(401, "unauthorized: wrong or missing username and password");
@@ -227,7 +303,8 @@ export class Emulator implements TestControlsHost {
     const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
     const account = match && this.data.accounts.find((a) => a.record.token === match[1] && !a.record.deletion_time);
     if (!account) throw new HttpError(401, "unauthorized: wrong or missing token");
-    if (api === "regional" && account.record.region !== region) throw new HttpError(401, "user not found in this region");
+    if (api === "regional" && account.record.region !== region)
+      throw new HttpError(401, "user not found in this region");
     return account;
   }
 
@@ -259,7 +336,8 @@ export class Emulator implements TestControlsHost {
       a.queues = {};
       // In place: a test may hold the record.
       const seeded = structuredClone(this.seededAccounts.get(a.record.id)!);
-      for (const field of Object.keys(a.record)) if (!(field in seeded)) delete (a.record as Record<string, unknown>)[field];
+      for (const field of Object.keys(a.record))
+        if (!(field in seeded)) delete (a.record as Record<string, unknown>)[field];
       Object.assign(a.record, seeded);
       a.record.budget = 0;
       a.record.deletion_time = 0;
@@ -276,7 +354,12 @@ export class Emulator implements TestControlsHost {
       password: u.password,
       accounts: this.data.accounts
         .filter((a) => a.owner === u.username)
-        .map((a) => ({ id: a.record.id, region: a.record.region, type: a.record.type ?? "free", token: a.record.token })),
+        .map((a) => ({
+          id: a.record.id,
+          region: a.record.region,
+          type: a.record.type ?? "free",
+          token: a.record.token,
+        })),
     }));
   }
 }

@@ -6,7 +6,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { DatabaseRecord, MessagingAccountRecord, MessagingPlan, MessagingRegion, SearchIndexRecord, SearchRegion, SearchType } from "../provider/api/schemas";
+import type {
+  DatabaseRecord,
+  MessagingAccountRecord,
+  MessagingPlan,
+  MessagingRegion,
+  SearchIndexRecord,
+  SearchRegion,
+  SearchType,
+} from "../provider/api/schemas";
 import { MESSAGING_REGIONS } from "../provider/api/schemas";
 
 /** A seeded user as tests and `mgmt-emulator` print it: credentials and accounts with tokens. */
@@ -124,7 +132,12 @@ export function resetIndexTokens(record: SearchIndexRecord): void {
   record.read_only_token = secret("idxro");
 }
 
-export function newIndexRecord(user: User, name: string, region: SearchRegion, type: "free" | "payg"): SearchIndexRecord {
+export function newIndexRecord(
+  user: User,
+  name: string,
+  region: SearchRegion,
+  type: "free" | "payg",
+): SearchIndexRecord {
   const id = randomUUID();
   const host = `${name.toLowerCase().replace(/_/g, "-")}-${id.slice(0, 8)}`;
   return {
@@ -165,8 +178,24 @@ const ACCOUNT_BASE_LIMITS = {
  * moves an account to. Plausible figures, not the real service's.
  */
 export const ACCOUNT_PLAN_LIMITS: Record<"free" | MessagingPlan, Partial<MessagingAccountRecord>> = {
-  free: { ...ACCOUNT_BASE_LIMITS, max_requests_per_day: 500, max_requests_per_day_hard: 1_000, max_requests_per_second: 10, max_retries: 3, max_schedules: 10, reserved_price: 0 },
-  paid: { ...ACCOUNT_BASE_LIMITS, max_requests_per_day: 1_000_000, max_requests_per_day_hard: 10_000_000, max_requests_per_second: 500, max_retries: 20, max_schedules: 1_000, reserved_price: 0 },
+  free: {
+    ...ACCOUNT_BASE_LIMITS,
+    max_requests_per_day: 500,
+    max_requests_per_day_hard: 1_000,
+    max_requests_per_second: 10,
+    max_retries: 3,
+    max_schedules: 10,
+    reserved_price: 0,
+  },
+  paid: {
+    ...ACCOUNT_BASE_LIMITS,
+    max_requests_per_day: 1_000_000,
+    max_requests_per_day_hard: 10_000_000,
+    max_requests_per_second: 500,
+    max_retries: 20,
+    max_schedules: 1_000,
+    reserved_price: 0,
+  },
   fixed_1m: {
     ...ACCOUNT_BASE_LIMITS,
     max_requests_per_day: 1_000_000,
@@ -220,7 +249,11 @@ export function accountPlan(record: MessagingAccountRecord): "free" | MessagingP
  */
 export function setAccountPlan(record: MessagingAccountRecord, plan: MessagingPlan, wireName: string): boolean {
   if (accountPlan(record) === plan) return false;
-  Object.assign(record, ACCOUNT_PLAN_LIMITS[plan], { type: "paid", reserved_type: plan === "paid" ? "" : wireName, last_plan_upgrade_time: now() });
+  Object.assign(record, ACCOUNT_PLAN_LIMITS[plan], {
+    type: "paid",
+    reserved_type: plan === "paid" ? "" : wireName,
+    last_plan_upgrade_time: now(),
+  });
   return true;
 }
 
@@ -284,7 +317,10 @@ export function newDatabase(user: User, name: string, region: string): Database 
 
 /** Each user's two seeded databases. */
 export function seedDatabases(user: User): Database[] {
-  return [newDatabase(user, `${user.username}-cache`, "eu-west-1"), newDatabase(user, `${user.username}-sessions`, "us-east-1")];
+  return [
+    newDatabase(user, `${user.username}-cache`, "eu-west-1"),
+    newDatabase(user, `${user.username}-sessions`, "us-east-1"),
+  ];
 }
 
 export const SEED_USERS = ["alice", "bob"] as const;
@@ -296,7 +332,9 @@ export function seedData(): Data {
     password: secret(`${username}-pw`),
     customerId: `${username}@emulator.local`,
   }));
-  const accounts = users.flatMap((u) => MESSAGING_REGIONS.flatMap((region) => [newAccount(u, region, false), newAccount(u, region, true)]));
+  const accounts = users.flatMap((u) =>
+    MESSAGING_REGIONS.flatMap((region) => [newAccount(u, region, false), newAccount(u, region, true)]),
+  );
   return { users, indexes: [], accounts, databases: users.flatMap(seedDatabases) };
 }
 
@@ -310,7 +348,10 @@ export function loadData(file: string): Data | undefined {
     throw new Error(`cannot read emulator data file ${file}: ${(err as Error).message}`);
   }
   // A file of an emulator older than the database budgets: not filled in, which would hide that it is stale.
-  if (!Array.isArray(data.databases)) throw new Error(`emulator data file ${file} has no databases (an older emulator wrote it): delete it, or give another --data file`);
+  if (!Array.isArray(data.databases))
+    throw new Error(
+      `emulator data file ${file} has no databases (an older emulator wrote it): delete it, or give another --data file`,
+    );
   return data;
 }
 

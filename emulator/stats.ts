@@ -53,7 +53,10 @@ export function metricTime(at = Date.now()): string {
  */
 export function series(period: StatsPeriod, level: number, decimals = 0): Point[] {
   const { points, stepMs } = RESOLUTION[period];
-  return timeline(points, stepMs).map((x) => ({ x, y: round(Math.max(0, level * (0.75 + Math.random() / 2)), decimals) }));
+  return timeline(points, stepMs).map((x) => ({
+    x,
+    y: round(Math.max(0, level * (0.75 + Math.random() / 2)), decimals),
+  }));
 }
 
 /** A series of counts over the period: each point counts one step's share of `perDay`. */
@@ -63,7 +66,10 @@ export function countSeries(period: StatsPeriod, perDay: number): Point[] {
 
 /** One point per day of the period, oldest first, each at the start of its day (UTC). */
 export function dailySeries(period: StatsPeriod, level: number, decimals = 0): Point[] {
-  return timeline(daysOf(period), DAY, Math.floor(Date.now() / DAY) * DAY).map((x) => ({ x, y: round(Math.max(0, level * (0.75 + Math.random() / 2)), decimals) }));
+  return timeline(daysOf(period), DAY, Math.floor(Date.now() / DAY) * DAY).map((x) => ({
+    x,
+    y: round(Math.max(0, level * (0.75 + Math.random() / 2)), decimals),
+  }));
 }
 
 function timeline(points: number, stepMs: number, end = Date.now()): string[] {

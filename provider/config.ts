@@ -38,7 +38,9 @@ const SettingsSchema = z.object({
   username: z.string().optional(),
   password: z.string().optional(),
   messagingUrl: address.optional(),
-  regionalMessagingUrl: address.refine((v) => v.includes("{region}"), "must contain the placeholder {region}").optional(),
+  regionalMessagingUrl: address
+    .refine((v) => v.includes("{region}"), "must contain the placeholder {region}")
+    .optional(),
   messagingToken: z.string().optional(),
   /**
    * The identity (as shown in an identity error) that this stack deliberately moves away from:
@@ -76,7 +78,10 @@ type StringSetting = { [K in SettingName]: Settings[K] extends number ? never : 
 export class ConfigError extends UserError {
   override readonly name = "ConfigError";
   /** The config key the message is about, e.g. "mgmt:baseUrl". */
-  constructor(message: string, readonly setting?: string) {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
     super(message);
   }
 }
@@ -112,7 +117,10 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
   }
   const issue = parsed.error.issues[0];
   const keys = SETTINGS_KEYS[issue.path[0] as SettingName];
-  throw new ConfigError(`${keys.config} (or ${keys.env}) ${issue.message}, got "${raw[issue.path[0] as SettingName]}"`, keys.config);
+  throw new ConfigError(
+    `${keys.config} (or ${keys.env}) ${issue.message}, got "${raw[issue.path[0] as SettingName]}"`,
+    keys.config,
+  );
 }
 
 /**
@@ -120,14 +128,16 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
  * once per run, so a program whose resources and function calls all miss the same setting is told
  * once, not once per caller.
  */
-const missingSettingErrors = (): Map<string, ConfigError> => processState("missingSettingErrors", () => new Map<string, ConfigError>());
+const missingSettingErrors = (): Map<string, ConfigError> =>
+  processState("missingSettingErrors", () => new Map<string, ConfigError>());
 
 /** The value of a setting an operation cannot do without, or an error that names where to set it. */
 export function requireSetting<K extends StringSetting>(settings: Settings, name: K, purpose: string): string {
   const value = settings[name];
   if (value === undefined) {
     const keys = SETTINGS_KEYS[name];
-    const how = "secret" in keys ? `pulumi config set --secret ${keys.config} ...` : `pulumi config set ${keys.config} ...`;
+    const how =
+      "secret" in keys ? `pulumi config set --secret ${keys.config} ...` : `pulumi config set ${keys.config} ...`;
     const message = `${keys.config} is not set (needed to ${purpose}): run \`${how}\` or set ${keys.env}`;
     let err = missingSettingErrors().get(message);
     if (!err) missingSettingErrors().set(message, (err = new ConfigError(message, keys.config)));
@@ -174,7 +184,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length];

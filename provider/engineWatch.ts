@@ -14,7 +14,10 @@ const EVERY_MS = 1000;
 const watcher = () => processState("engineWatch", () => ({ watching: false }));
 
 /** Starts watching the engine, once per process, if this is a dynamic provider host. */
-export function watchEngine(argv: readonly string[] = process.argv, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function watchEngine(
+  argv: readonly string[] = process.argv,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   if (watcher().watching) return;
   const [script, address] = [argv[1] ?? "", argv[2] ?? ""];
   const at = address.lastIndexOf(":");

@@ -5,7 +5,12 @@ export { SearchIndex, type SearchIndexArgs, type SearchIndexTokens } from "./res
 export { MessagingBudget, type MessagingBudgetArgs } from "./resources/messagingBudget/messagingBudget";
 export { MessagingAccount, type MessagingAccountArgs } from "./resources/messagingAccount/messagingAccount";
 export { DatabaseBudget, type DatabaseBudgetArgs } from "./resources/databaseBudget/databaseBudget";
-export { MessagingControls, type MessagingControlsArgs, type KeyState, type QueueState } from "./resources/messagingControls";
+export {
+  MessagingControls,
+  type MessagingControlsArgs,
+  type KeyState,
+  type QueueState,
+} from "./resources/messagingControls";
 export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey/flowControlKey";
 export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue/messagingQueue";
 export * from "./functions";
@@ -13,7 +18,16 @@ export * from "./functions";
 export type { GetSearchIndexResult as SearchIndexInfo } from "./functions/getSearchIndex";
 export type { FlowControlInfo, QueueRecord, GlobalParallelism } from "./api/schemas";
 export { MgmtClient } from "./api/client";
-export { AmbiguousError, ApiError, ifFound, isNotFound, NotFoundError, RateLimitedError, RefusedError, UnauthorizedError } from "./api/errors";
+export {
+  AmbiguousError,
+  ApiError,
+  ifFound,
+  isNotFound,
+  NotFoundError,
+  RateLimitedError,
+  RefusedError,
+  UnauthorizedError,
+} from "./api/errors";
 export { IdentityMismatchError } from "./resources/identity";
 export { InternalError, MgmtError, UserError } from "./userError";
 export { ConfigError, resolveSettings, type Settings } from "./config";

@@ -29,9 +29,19 @@ async function target(): Promise<{ mgmt: MgmtConfig; emu?: RunningEmulator; desc
   const env = resolveSettings(() => undefined);
   if (env.baseUrl) {
     const missing = (["username", "password"] as const).filter((k) => !env[k]);
-    if (missing.length > 0) throw new Error(`MGMT_BASE_URL is set, so ${missing.map((k) => `MGMT_${k.toUpperCase()}`).join(" and ")} must be set too`);
+    if (missing.length > 0)
+      throw new Error(
+        `MGMT_BASE_URL is set, so ${missing.map((k) => `MGMT_${k.toUpperCase()}`).join(" and ")} must be set too`,
+      );
     const mgmt: MgmtConfig = {};
-    for (const key of ["baseUrl", "username", "password", "messagingUrl", "regionalMessagingUrl", "messagingToken"] as const) {
+    for (const key of [
+      "baseUrl",
+      "username",
+      "password",
+      "messagingUrl",
+      "regionalMessagingUrl",
+      "messagingToken",
+    ] as const) {
       if (env[key] !== undefined) mgmt[key] = env[key];
     }
     return { mgmt, description: `the service at ${env.baseUrl} (from MGMT_* variables)` };
@@ -59,24 +69,49 @@ async function target(): Promise<{ mgmt: MgmtConfig; emu?: RunningEmulator; desc
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function summary(outputs: OutputMap): string {
-  const indexes = (outputs.indexes?.value ?? []) as { name: string; id: string; region: string; deployedRegion: string; type: string; endpoint: string }[];
+  const indexes = (outputs.indexes?.value ?? []) as {
+    name: string;
+    id: string;
+    region: string;
+    deployedRegion: string;
+    type: string;
+    endpoint: string;
+  }[];
   const rows = [["NAME", "ID", "REGION", "PLAN", "ENDPOINT", "TOKEN"]];
   for (const i of indexes) {
     const region = i.deployedRegion === i.region ? i.region : `${i.region} (deployed ${i.deployedRegion})`;
     rows.push([i.name, i.id, region, i.type, i.endpoint, "[secret]"]);
   }
   const lines = ["Search indexes", table(rows)];
-  const budget = outputs.messagingBudget?.value as { accountId: string; region: string; budget: number; previousBudget: number } | undefined;
+  const budget = outputs.messagingBudget?.value as
+    { accountId: string; region: string; budget: number; previousBudget: number } | undefined;
   if (budget) {
-    lines.push("", "Messaging budget", table([["ACCOUNT", "REGION", "BUDGET", "BEFORE"], [budget.accountId, budget.region, `$${budget.budget}/month`, `$${budget.previousBudget}/month`]]));
+    lines.push(
+      "",
+      "Messaging budget",
+      table([
+        ["ACCOUNT", "REGION", "BUDGET", "BEFORE"],
+        [budget.accountId, budget.region, `$${budget.budget}/month`, `$${budget.previousBudget}/month`],
+      ]),
+    );
   }
   const keys = (outputs.keyStates?.value ?? {}) as Record<string, { paused: boolean; waitListSize: number }>;
   if (Object.keys(keys).length > 0) {
-    const rows = [["FLOW CONTROL KEY", "PAUSED", "WAIT LIST"], ...Object.entries(keys).map(([k, s]) => [k, String(s.paused), String(s.waitListSize)])];
+    const rows = [
+      ["FLOW CONTROL KEY", "PAUSED", "WAIT LIST"],
+      ...Object.entries(keys).map(([k, s]) => [k, String(s.paused), String(s.waitListSize)]),
+    ];
     lines.push("", "Flow control", table(rows));
   }
   return lines.join("\n");
@@ -85,7 +120,8 @@ function summary(outputs: OutputMap): string {
 async function main(): Promise<void> {
   const destroy = process.argv.includes("--destroy");
   const removeStack = process.argv.includes("--remove-stack");
-  if (removeStack && !destroy) throw new Error("--remove-stack goes with --destroy: npm start -- --destroy --remove-stack");
+  if (removeStack && !destroy)
+    throw new Error("--remove-stack goes with --destroy: npm start -- --destroy --remove-stack");
   mkdirSync(STATE_DIR, { recursive: true });
   const { mgmt, emu, description } = await target();
   say(`pulumi-mgmt main job: using ${description}`);
@@ -96,11 +132,20 @@ async function main(): Promise<void> {
     // Transpile only: `npm test` type-checks examples/quickstart (tsconfig.json), and ts-node's
     // check would cost each of this job's two program runs about four seconds.
     const envVars = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
-    const mine = await mgmtStack({ workDir: PACKAGE_ROOT, stackName: STACK, backendDir: STATE_DIR, mgmt, envVars, ...(emu ? { passphrase: "pulumi-mgmt-emulator-demo", offline: true } : {}) });
+    const mine = await mgmtStack({
+      workDir: PACKAGE_ROOT,
+      stackName: STACK,
+      backendDir: STATE_DIR,
+      mgmt,
+      envVars,
+      ...(emu ? { passphrase: "pulumi-mgmt-emulator-demo", offline: true } : {}),
+    });
     const stack = mine.stack;
     // Settings of an earlier run that this one does not give (say, the emulator's) must not linger.
     // (Read from the stack's settings file: the keys are plain there, and no CLI command is needed.)
-    const stale = Object.keys((await stack.workspace.stackSettings(STACK).catch(() => undefined))?.config ?? {}).filter((k) => k.startsWith("mgmt:") && !(k.slice(5) in mgmt));
+    const stale = Object.keys((await stack.workspace.stackSettings(STACK).catch(() => undefined))?.config ?? {}).filter(
+      (k) => k.startsWith("mgmt:") && !(k.slice(5) in mgmt),
+    );
     if (stale.length > 0) await stack.removeAllConfig(stale);
     const onOutput = (out: string) => process.stdout.write(out);
     if (destroy) {
@@ -113,7 +158,9 @@ async function main(): Promise<void> {
         await stack.workspace.removeStack(STACK);
         say(`stack "${STACK}" removed (its history and config too)`);
       } else {
-        say(`the stack "${STACK}" is empty; its history and config remain: \`npm start -- --destroy --remove-stack\` removes it too`);
+        say(
+          `the stack "${STACK}" is empty; its history and config remain: \`npm start -- --destroy --remove-stack\` removes it too`,
+        );
       }
       return;
     }
@@ -130,7 +177,11 @@ async function main(): Promise<void> {
     say("Checking that a second preview changes nothing...");
     const preview = await stack.preview();
     const changes = Object.entries(preview.changeSummary).filter(([op]) => op !== "same");
-    say(changes.length === 0 ? `preview: no changes (${preview.changeSummary.same ?? 0} resources unchanged)` : `preview: changes pending: ${JSON.stringify(preview.changeSummary)}`);
+    say(
+      changes.length === 0
+        ? `preview: no changes (${preview.changeSummary.same ?? 0} resources unchanged)`
+        : `preview: changes pending: ${JSON.stringify(preview.changeSummary)}`,
+    );
     if (changes.length > 0) process.exitCode = 1;
   } finally {
     await closeAllPools();

@@ -24,7 +24,10 @@ function packedInputs(root) {
       const glob = f.search(/[*?[{]/);
       if (glob < 0) return f;
       const folder = f.slice(0, glob).replace(/\/?[^/]*$/, "");
-      if (!folder) throw new Error(`package.json "files" has "${f}" at the top level: scripts/source-hash.js takes folders and files only`);
+      if (!folder)
+        throw new Error(
+          `package.json "files" has "${f}" at the top level: scripts/source-hash.js takes folders and files only`,
+        );
       return folder;
     });
 }
@@ -34,7 +37,8 @@ function tsconfigInclude(root, file) {
   const config = JSON.parse(readFileSync(path.join(root, file), "utf8"));
   if (config.include) {
     const glob = config.include.find((i) => /[*?]/.test(i));
-    if (glob) throw new Error(`${file} includes the pattern "${glob}": scripts/source-hash.js takes folders and files only`);
+    if (glob)
+      throw new Error(`${file} includes the pattern "${glob}": scripts/source-hash.js takes folders and files only`);
     return config.include;
   }
   if (config.extends) return tsconfigInclude(root, path.join(path.dirname(file), config.extends));
@@ -88,7 +92,8 @@ function sourceHash(root, options = {}) {
 /** dist/.built holds the hash dist/ and the package were made from (written last by setup.sh). */
 function isBuilt(root) {
   const has = (file) => existsSync(path.join(root, file));
-  if (!has("node_modules/pulumi-mgmt/package.json") || !has("node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz")) return false;
+  if (!has("node_modules/pulumi-mgmt/package.json") || !has("node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz"))
+    return false;
   return has("dist/.built") && readFileSync(path.join(root, "dist/.built"), "utf8").trim() === sourceHash(root);
 }
 

@@ -23,5 +23,9 @@ if (dir) {
     });
   };
   process.on("exit", write);
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => { write(); process.exit(0); });
+  for (const signal of ["SIGINT", "SIGTERM"])
+    process.on(signal, () => {
+      write();
+      process.exit(0);
+    });
 }

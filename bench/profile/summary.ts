@@ -66,7 +66,10 @@ function busyOf(p: V8Profile | undefined): number {
 function engineMs(dir: string, variant: string): { total: number; snapshots: number } {
   const file = readdirSync(path.join(dir, variant)).find((f) => f.endsWith(".cpu"));
   if (!file) throw new Error(`no engine profile in ${path.join(dir, variant)}`);
-  const top = execFileSync("go", ["tool", "pprof", "-top", "-cum", "-nodecount=400", path.join(dir, variant, file)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const top = execFileSync("go", ["tool", "pprof", "-top", "-cum", "-nodecount=400", path.join(dir, variant, file)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const seconds = (s: string) => (s.endsWith("ms") ? Number(s.slice(0, -2)) : Number(s.slice(0, -1)) * 1000);
   const total = seconds(/Total samples = ([\d.]+m?s)/.exec(top)?.[1] ?? "NaNs");
   const loop = top.split("\n").find((l) => l.includes("SnapshotManager).defaultServiceLoop"));
@@ -79,14 +82,20 @@ function main(): void {
   const engine = Object.fromEntries(VARIANTS.map((v) => [v, engineMs(dir, v)]));
   const rows: Row[] = [
     { label: "engine (`pulumi up`)", ms: { sleep: engine.sleep.total, index: engine.index.total } },
-    { label: "… of it the snapshot saves after each step (one goroutine, serial)", ms: { sleep: engine.sleep.snapshots, index: engine.index.snapshots } },
+    {
+      label: "… of it the snapshot saves after each step (one goroutine, serial)",
+      ms: { sleep: engine.sleep.snapshots, index: engine.index.snapshots },
+    },
     ...nodeRows(dir),
   ];
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const lines = [
     "| process | sleep-only | SearchIndex | difference |",
     "|---|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.label} | ${s(r.ms.sleep)} | ${s(r.ms.index)} | ${r.ms.index - r.ms.sleep >= 0 ? "+" : ""}${s(r.ms.index - r.ms.sleep)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${s(r.ms.sleep)} | ${s(r.ms.index)} | ${r.ms.index - r.ms.sleep >= 0 ? "+" : ""}${s(r.ms.index - r.ms.sleep)} |`,
+    ),
   ];
   process.stdout.write(`\nCPU per process (sampled; profiles in ${dir}):\n\n${lines.join("\n")}\n`);
 }

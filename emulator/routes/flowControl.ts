@@ -47,7 +47,9 @@ export function flowControlHandlers(emu: EmulatorState) {
 
   return {
     getFlowControl: (ctx) => ({ body: reportOf(ctx.params.key, keyOf(ctx)) }),
-    listFlowControlKeys: (ctx) => ({ body: Object.entries(ctx.account().keys).map(([name, key]) => reportOf(name, key)) }),
+    listFlowControlKeys: (ctx) => ({
+      body: Object.entries(ctx.account().keys).map(([name, key]) => reportOf(name, key)),
+    }),
     resetRate: (ctx) => {
       restartPeriod(keyOf(ctx));
       return OK;
@@ -88,7 +90,12 @@ export function flowControlHandlers(emu: EmulatorState) {
       // In use: what the account's running queues may deliver at once. Zero fields are left out,
       // as the service may do (contract).
       const inUse = Object.values(account.queues).reduce((sum, q) => sum + (q.paused ? 0 : (q.parallelism ?? 1)), 0);
-      return { body: withoutUndefined({ parallelismMax: account.record.max_global_parallelism || undefined, parallelismCount: inUse || undefined }) };
+      return {
+        body: withoutUndefined({
+          parallelismMax: account.record.max_global_parallelism || undefined,
+          parallelismCount: inUse || undefined,
+        }),
+      };
     },
   } satisfies Record<string, Handler>;
 }

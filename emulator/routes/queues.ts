@@ -38,12 +38,17 @@ export function queueHandlers(_emu: EmulatorState) {
       const account = ctx.account();
       const body = jsonObject(ctx.body);
       // The service's default for an omitted parallelism; the client always sends it.
-      const { queueName: name, parallelism, paused } = parseOr400(UpsertQueueBody, { parallelism: 1, paused: false, ...body }, "queue");
+      const {
+        queueName: name,
+        parallelism,
+        paused,
+      } = parseOr400(UpsertQueueBody, { parallelism: 1, paused: false, ...body }, "queue");
       const now = Date.now();
       let queue = account.queues[name];
       if (!queue) {
         const limit = account.record.max_queues ?? 100;
-        if (Object.keys(account.queues).length >= limit) throw new HttpError(412, `queue limit reached: this account may have at most ${limit} queues`);
+        if (Object.keys(account.queues).length >= limit)
+          throw new HttpError(412, `queue limit reached: this account may have at most ${limit} queues`);
         queue = account.queues[name] = { paused, resumes: 0, createdAt: now };
       }
       Object.assign(queue, { parallelism, paused, updatedAt: now, upserts: (queue.upserts ?? 0) + 1 });

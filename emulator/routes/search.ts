@@ -6,7 +6,13 @@
  * fastify's router (find-my-way) tries a static segment before a parametric one, so "stats"
  * reaches getSearchStats and never getSearchIndex with the id "stats".
  */
-import { CreateSearchIndexBody, RenameSearchIndexBody, SetPlanBody, type SearchIndexRecord, type SearchStats } from "../../provider/api/schemas";
+import {
+  CreateSearchIndexBody,
+  RenameSearchIndexBody,
+  SetPlanBody,
+  type SearchIndexRecord,
+  type SearchStats,
+} from "../../provider/api/schemas";
 import { HttpError, OK, jsonObject, parseOr400, type EmulatorState, type Handler } from "../http";
 import { newIndexRecord, resetIndexTokens, setIndexPlan, type User } from "../state";
 import { countSeries, dailySeries, metricTime, periodOf, usageSeed } from "../stats";
@@ -17,7 +23,8 @@ export function searchHandlers(emu: EmulatorState) {
     if (!row) throw new HttpError(404, `search index ${id} not found`);
     return row;
   };
-  const nameTaken = (user: User, name: string) => emu.data.indexes.some((i) => i.owner === user.username && i.record.name === name);
+  const nameTaken = (user: User, name: string) =>
+    emu.data.indexes.some((i) => i.owner === user.username && i.record.name === name);
 
   return {
     createSearchIndex: (ctx) => {
@@ -46,7 +53,8 @@ export function searchHandlers(emu: EmulatorState) {
       const user = ctx.user();
       const row = indexOf(user, ctx.params.id);
       const { name } = parseOr400(RenameSearchIndexBody, jsonObject(ctx.body));
-      if (name !== row.record.name && nameTaken(user, name)) throw new HttpError(409, `a search index named ${name} already exists`);
+      if (name !== row.record.name && nameTaken(user, name))
+        throw new HttpError(409, `a search index named ${name} already exists`);
       row.record.name = name;
       return OK;
     },
@@ -106,10 +114,18 @@ export function searchHandlers(emu: EmulatorState) {
     },
     getSearchStats: (ctx) => {
       const user = ctx.user();
-      const totals: SearchStats = { record_count: 0, request: 0, bandwidth: 0, storage: 0, rerank_count: 0, billing: 0 };
+      const totals: SearchStats = {
+        record_count: 0,
+        request: 0,
+        bandwidth: 0,
+        storage: 0,
+        rerank_count: 0,
+        billing: 0,
+      };
       for (const row of emu.data.indexes.filter((i) => i.owner === user.username)) {
         const usage = indexUsage(row.record);
-        for (const field of ["record_count", "request", "bandwidth", "storage", "rerank_count"] as const) totals[field] += usage[field];
+        for (const field of ["record_count", "request", "bandwidth", "storage", "rerank_count"] as const)
+          totals[field] += usage[field];
         totals.billing = Math.round((totals.billing + usage.billing) * 100) / 100;
       }
       return { body: totals };
@@ -135,4 +151,3 @@ function indexUsage(record: SearchIndexRecord): SearchStats {
     billing: record.type === "free" ? 0 : Math.round((request * 0.0004 + rerank_count * 0.001) * 100) / 100,
   };
 }
-

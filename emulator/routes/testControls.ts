@@ -10,7 +10,11 @@ import { FaultRule } from "../controls";
 import { HttpError, parseOr400, type EmulatorState, type Params } from "../http";
 import type { Account, SeedUser } from "../state";
 
-const limits = z.object({ parallelism: z.number().int().min(1).optional(), rate: z.number().int().min(1).optional(), period: z.number().int().min(1).optional() });
+const limits = z.object({
+  parallelism: z.number().int().min(1).optional(),
+  rate: z.number().int().min(1).optional(),
+  period: z.number().int().min(1).optional(),
+});
 
 /**
  * What the test controls drive. The Emulator implements it; declared here so that these routes
@@ -26,7 +30,8 @@ export interface TestControlsHost extends EmulatorState {
 export async function installTestControls(r: FastifyInstance, emu: TestControlsHost): Promise<void> {
   const c = emu.controls;
   r.addHook("onRequest", async (req, reply) => {
-    if (!isLoopback(req.socket.remoteAddress)) return reply.status(403).send({ error: "test controls answer loopback clients only" });
+    if (!isLoopback(req.socket.remoteAddress))
+      return reply.status(403).send({ error: "test controls answer loopback clients only" });
   });
   const parse = <T extends z.ZodType>(schema: T, body: unknown): z.output<T> => parseOr400(schema, body ?? {});
   const accountById = (id: string) => {
@@ -72,30 +77,66 @@ export async function installTestControls(r: FastifyInstance, emu: TestControlsH
     return done(false);
   });
   r.post("/placement", async (req) => {
-    const { from, to } = parse(z.object({ from: z.enum(SEARCH_REGIONS), to: z.enum(SEARCH_REGIONS).nullable() }), req.body);
+    const { from, to } = parse(
+      z.object({ from: z.enum(SEARCH_REGIONS), to: z.enum(SEARCH_REGIONS).nullable() }),
+      req.body,
+    );
     if (to === null) delete emu.placement[from];
     else emu.placement[from] = to;
     return done(false);
   });
   r.post("/keys", async (req) => {
     const b = parse(
-      z.object({ accountId: z.string(), key: z.string().min(1), waitListSize: z.number().int().min(0).default(0), paused: z.boolean().default(false), carried: limits.optional() }),
+      z.object({
+        accountId: z.string(),
+        key: z.string().min(1),
+        waitListSize: z.number().int().min(0).default(0),
+        paused: z.boolean().default(false),
+        carried: limits.optional(),
+      }),
       req.body,
     );
     const account = accountById(b.accountId);
     const existing = account.keys[b.key];
-    account.keys[b.key] = { ...existing, waitListSize: b.waitListSize, paused: b.paused, rateResets: existing?.rateResets ?? 0, carried: b.carried ?? existing?.carried };
+    account.keys[b.key] = {
+      ...existing,
+      waitListSize: b.waitListSize,
+      paused: b.paused,
+      rateResets: existing?.rateResets ?? 0,
+      carried: b.carried ?? existing?.carried,
+    };
     return done();
   });
   r.post("/queues", async (req) => {
-    const b = parse(z.object({ accountId: z.string(), name: z.string().min(1), paused: z.boolean().default(true), parallelism: z.number().int().min(1).optional() }), req.body);
+    const b = parse(
+      z.object({
+        accountId: z.string(),
+        name: z.string().min(1),
+        paused: z.boolean().default(true),
+        parallelism: z.number().int().min(1).optional(),
+      }),
+      req.body,
+    );
     const account = accountById(b.accountId);
     const existing = account.queues[b.name];
-    account.queues[b.name] = { ...existing, paused: b.paused, resumes: existing?.resumes ?? 0, parallelism: b.parallelism ?? existing?.parallelism, createdAt: existing?.createdAt ?? Date.now() };
+    account.queues[b.name] = {
+      ...existing,
+      paused: b.paused,
+      resumes: existing?.resumes ?? 0,
+      parallelism: b.parallelism ?? existing?.parallelism,
+      createdAt: existing?.createdAt ?? Date.now(),
+    };
     return done();
   });
   r.post("/accounts", async (req) => {
-    const b = parse(z.object({ username: z.string(), region: z.enum(MESSAGING_REGIONS), type: z.enum(["free", "paid"]).default("free") }), req.body);
+    const b = parse(
+      z.object({
+        username: z.string(),
+        region: z.enum(MESSAGING_REGIONS),
+        type: z.enum(["free", "paid"]).default("free"),
+      }),
+      req.body,
+    );
     const account = emu.addAccount(b.username, b.region, b.type === "paid");
     emu.persist();
     return { id: account.record.id, token: account.record.token };

@@ -40,14 +40,18 @@ async function main(): Promise<void> {
     ...secrets,
     mgmt,
     program: async () => {
-      const indexes = Object.entries(wanted).map(([resource, name]) => new SearchIndex(resource, { name, region: "eu-west-1", type: "free" }));
+      const indexes = Object.entries(wanted).map(
+        ([resource, name]) => new SearchIndex(resource, { name, region: "eu-west-1", type: "free" }),
+      );
       return { ids: indexes.map((i) => i.id), names: indexes.map((i) => i.name) };
     },
   });
 
   try {
     const up = await stack.up();
-    console.log(`up: ${up.summary.result}, ${JSON.stringify(up.summary.resourceChanges)}; indexes: ${up.outputs.names.value.join(", ")}`);
+    console.log(
+      `up: ${up.summary.result}, ${JSON.stringify(up.summary.resourceChanges)}; indexes: ${up.outputs.names.value.join(", ")}`,
+    );
 
     // One more index, and a rename, which happens in place (same id).
     wanted.shipments = "shipments";
@@ -56,7 +60,9 @@ async function main(): Promise<void> {
     console.log(`preview of the change: ${JSON.stringify(preview.changeSummary)}`);
 
     const applied = await stack.up();
-    console.log(`up: ${applied.summary.result}, ${JSON.stringify(applied.summary.resourceChanges)}; indexes: ${applied.outputs.names.value.join(", ")}`);
+    console.log(
+      `up: ${applied.summary.result}, ${JSON.stringify(applied.summary.resourceChanges)}; indexes: ${applied.outputs.names.value.join(", ")}`,
+    );
 
     const refresh = await stack.refresh();
     console.log(`refresh: ${refresh.summary.result}, ${JSON.stringify(refresh.summary.resourceChanges)}`);

@@ -7,7 +7,12 @@
 //   resume the `invoices` queue once after maintenance.
 // Every change shows up in the preview before it runs.
 import * as pulumi from "@pulumi/pulumi";
-import { MessagingControls, getFlowControlOutput, getGlobalParallelismOutput, getMessagingAccountOutput } from "pulumi-mgmt";
+import {
+  MessagingControls,
+  getFlowControlOutput,
+  getGlobalParallelismOutput,
+  getMessagingAccountOutput,
+} from "pulumi-mgmt";
 
 const config = new pulumi.Config();
 const region = (config.get("region") ?? "eu-central-1") as "eu-central-1" | "us-east-1";
@@ -20,7 +25,11 @@ const controls = new MessagingControls("tenant-ops", {
     { key: config.get("noisyTenant") ?? "tenant-42", paused: config.getBoolean("pauseNoisyTenant") ?? true },
     {
       key: config.get("quietTenant") ?? "tenant-7",
-      pin: { parallelism: config.getNumber("quietParallelism") ?? 5, rate: config.getNumber("quietRatePerMinute") ?? 100, period: 60 },
+      pin: {
+        parallelism: config.getNumber("quietParallelism") ?? 5,
+        rate: config.getNumber("quietRatePerMinute") ?? 100,
+        period: 60,
+      },
       resetRateTrigger: config.get("incident"), // a new value resets once
     },
   ],
@@ -33,5 +42,8 @@ const controls = new MessagingControls("tenant-ops", {
 export const waitListSizes = controls.waitListSizes;
 export const keyStates = controls.keyStates;
 export const queueStates = controls.queueStates;
-export const quietTenantWaitList = getFlowControlOutput({ key: config.get("quietTenant") ?? "tenant-7", token: account.token }).waitListSize;
+export const quietTenantWaitList = getFlowControlOutput({
+  key: config.get("quietTenant") ?? "tenant-7",
+  token: account.token,
+}).waitListSize;
 export const globalParallelismMax = getGlobalParallelismOutput({ token: account.token }).parallelismMax;

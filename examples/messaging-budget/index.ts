@@ -11,6 +11,11 @@ export = async () => {
   const paid = (await getMessagingAccounts()).filter((a) => a.type === "paid" && !a.deletionTime);
   const budgets = paid.map((a) => new MessagingBudget(`budget-${a.region}`, { accountId: a.id, budget }));
   return {
-    budgets: budgets.map((b) => ({ accountId: b.accountId, region: b.region, budget: b.budget, previousBudget: b.previousBudget })),
+    budgets: budgets.map((b) => ({
+      accountId: b.accountId,
+      region: b.region,
+      budget: b.budget,
+      previousBudget: b.previousBudget,
+    })),
   };
 };

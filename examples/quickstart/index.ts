@@ -15,11 +15,20 @@ const scratch = new SearchIndex("scratch", { region: "eu-west-1", type: "free" }
 
 // The first messaging account of the region: its id is no secret, its token is.
 const account = getMessagingAccountOutput({ region: messagingRegion });
-const budget = new MessagingBudget("spend-cap", { accountId: pulumi.unsecret(account.id), budget: config.getNumber("budget") ?? 100 });
+const budget = new MessagingBudget("spend-cap", {
+  accountId: pulumi.unsecret(account.id),
+  budget: config.getNumber("budget") ?? 100,
+});
 const controls = new MessagingControls("ops", {
   region: messagingRegion,
   token: account.token,
-  flowControlKeys: [{ key: flowControlKey, paused: config.getBoolean("pauseTenant") ?? false, resetRateTrigger: config.get("resetRateTrigger") }],
+  flowControlKeys: [
+    {
+      key: flowControlKey,
+      paused: config.getBoolean("pauseTenant") ?? false,
+      resetRateTrigger: config.get("resetRateTrigger"),
+    },
+  ],
   queues: [{ name: queue, resumeTrigger: config.get("resumeTrigger") }],
 });
 
@@ -32,6 +41,11 @@ export const indexes = [catalog, support, scratch].map((i) => ({
   endpoint: i.endpoint,
 }));
 export const catalogToken = catalog.token;
-export const messagingBudget = { accountId: budget.accountId, region: budget.region, budget: budget.budget, previousBudget: budget.previousBudget };
+export const messagingBudget = {
+  accountId: budget.accountId,
+  region: budget.region,
+  budget: budget.budget,
+  previousBudget: budget.previousBudget,
+};
 export const waitListSizes = controls.waitListSizes;
 export const keyStates = controls.keyStates;

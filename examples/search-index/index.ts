@@ -5,7 +5,11 @@ import { SearchIndex, getSearchIndexes } from "pulumi-mgmt";
 const config = new pulumi.Config();
 
 // Renaming `products` in place keeps its id; changing region or type replaces it.
-const products = new SearchIndex("products", { name: config.get("productsName") ?? "products", region: "eu-west-1", type: "payg" });
+const products = new SearchIndex("products", {
+  name: config.get("productsName") ?? "products",
+  region: "eu-west-1",
+  type: "payg",
+});
 
 // No name: "logs-" plus a random suffix, kept stable across runs.
 const logs = new SearchIndex("logs", { region: "us-central1", type: "free" });
@@ -21,4 +25,6 @@ export const logsName = logs.name;
 export const logsDeployedRegion = logs.deployedRegion;
 export const legacyId = legacy ? legacy.id : "none adopted";
 // Read the list once the indexes exist (it carries tokens: only the count is exported).
-export const indexCount = pulumi.all([products.id, logs.id, legacy?.id]).apply(async () => (await getSearchIndexes()).length);
+export const indexCount = pulumi
+  .all([products.id, logs.id, legacy?.id])
+  .apply(async () => (await getSearchIndexes()).length);

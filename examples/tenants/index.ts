@@ -23,7 +23,14 @@ import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Listr } from "listr2";
-import { converge, readTenants, serviceFromEnv, shutdown, startFencedDriver, type TenantResult } from "pulumi-mgmt/fleet";
+import {
+  converge,
+  readTenants,
+  serviceFromEnv,
+  shutdown,
+  startFencedDriver,
+  type TenantResult,
+} from "pulumi-mgmt/fleet";
 
 function usage(message: string): never {
   console.error(`tenants: ${message}`);
@@ -32,9 +39,21 @@ function usage(message: string): never {
 
 /** tenant | status | index | duration, aligned. */
 function table(results: TenantResult[]): string {
-  const rows = [["tenant", "status", "index", "duration"], ...results.map((r) => [r.tenant, r.status + (r.attempts > 1 ? ` (${r.attempts} attempts)` : ""), r.index ?? "-", `${r.seconds.toFixed(1)}s`])];
+  const rows = [
+    ["tenant", "status", "index", "duration"],
+    ...results.map((r) => [
+      r.tenant,
+      r.status + (r.attempts > 1 ? ` (${r.attempts} attempts)` : ""),
+      r.index ?? "-",
+      `${r.seconds.toFixed(1)}s`,
+    ]),
+  ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join("  ")
+      .trimEnd();
   return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
@@ -54,12 +73,15 @@ async function main(): Promise<void> {
     },
   });
   const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) usage(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    usage(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
   const retries = Number(values.retries);
-  if (!Number.isInteger(retries) || retries < 0 || retries > 10) usage(`--retries: must be a whole number from 0 to 10, got "${values.retries}"`);
+  if (!Number.isInteger(retries) || retries < 0 || retries > 10)
+    usage(`--retries: must be a whole number from 0 to 10, got "${values.retries}"`);
   const seconds = (flag: "db-wait" | "takeover-wait") => {
     const n = Number(values[flag]);
-    if (!Number.isInteger(n) || n < 1 || n > 86_400) usage(`--${flag}: must be a whole number of seconds from 1 to 86400, got "${values[flag]}"`);
+    if (!Number.isInteger(n) || n < 1 || n > 86_400)
+      usage(`--${flag}: must be a whole number of seconds from 1 to 86400, got "${values[flag]}"`);
     return n * 1000;
   };
   const dbWaitMs = seconds("db-wait");
@@ -76,7 +98,8 @@ async function main(): Promise<void> {
   } catch (err) {
     usage((err as Error).message);
   }
-  const backendUrl = values.backend ?? process.env.PULUMI_BACKEND_URL ?? `file://${path.join(process.cwd(), ".pulumi-state")}`;
+  const backendUrl =
+    values.backend ?? process.env.PULUMI_BACKEND_URL ?? `file://${path.join(process.cwd(), ".pulumi-state")}`;
 
   // SIGINT / SIGTERM: every running update is cancelled gracefully (in-flight operations finish,
   // the state is written, the lock released); tenants not started yet are not started. If that
@@ -88,7 +111,13 @@ async function main(): Promise<void> {
   // listener but its own, which would kill this process in the middle of the shutdown.
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => stop.request(sig));
 
-  const fenced = backendUrl.startsWith("postgres") ? await startFencedDriver(backendUrl, { dbWaitMs, shutdown: stop, log: (line) => console.error(`tenants: ${line}`) }) : undefined;
+  const fenced = backendUrl.startsWith("postgres")
+    ? await startFencedDriver(backendUrl, {
+        dbWaitMs,
+        shutdown: stop,
+        log: (line) => console.error(`tenants: ${line}`),
+      })
+    : undefined;
   const results: TenantResult[] = [];
   const verb = values.destroy ? "destroying" : "converging";
   const list = new Listr(
@@ -96,17 +125,32 @@ async function main(): Promise<void> {
       title: t.id,
       task: async (_ctx: unknown, task: { title: string; output: string }) => {
         if (stop.cancel.aborted) {
-          results.push({ tenant: t.id, status: "cancelled", seconds: 0, attempts: 0, error: `not started: ${stop.abandon.aborted ? (stop.abandon.reason as Error).message : "the driver was stopped"}` });
+          results.push({
+            tenant: t.id,
+            status: "cancelled",
+            seconds: 0,
+            attempts: 0,
+            error: `not started: ${stop.abandon.aborted ? (stop.abandon.reason as Error).message : "the driver was stopped"}`,
+          });
           task.title = `${t.id}: not started`;
           return;
         }
         task.title = `${t.id}: ${verb}`;
-        const run = { workRoot: values["work-dir"]!, mgmt, retries, action: values.destroy ? ("destroy" as const) : ("converge" as const), recover: values.recover!, signal: stop.cancel };
+        const run = {
+          workRoot: values["work-dir"]!,
+          mgmt,
+          retries,
+          action: values.destroy ? ("destroy" as const) : ("converge" as const),
+          recover: values.recover!,
+          signal: stop.cancel,
+        };
         // In a terminal each tenant's line shows its engine's latest step; in a log, only the outcomes.
         const progress = (line: string) => {
           if (process.stdout.isTTY) task.output = line;
         };
-        const r = fenced ? await fenced.converge(t, { ...run, takeoverWaitMs }, progress) : await converge(t, { ...run, backendUrl }, progress);
+        const r = fenced
+          ? await fenced.converge(t, { ...run, takeoverWaitMs }, progress)
+          : await converge(t, { ...run, backendUrl }, progress);
         results.push(r);
         task.title = `${t.id}: ${r.status}${r.index ? ` (${r.index})` : ""} in ${r.seconds.toFixed(1)}s`;
         if (r.status === "failed" || r.status === "cancelled") throw new Error(`${t.id}: ${r.error}`);
@@ -114,9 +158,17 @@ async function main(): Promise<void> {
     })),
     // The default renderer redraws each tenant's line in a terminal; elsewhere (CI, a pipe, a
     // log file) listr2 falls back to plain lines.
-    { concurrent: concurrency, exitOnError: false, collectErrors: "minimal", rendererOptions: { collapseErrors: false }, fallbackRendererOptions: { timestamp: undefined } },
+    {
+      concurrent: concurrency,
+      exitOnError: false,
+      collectErrors: "minimal",
+      rendererOptions: { collapseErrors: false },
+      fallbackRendererOptions: { timestamp: undefined },
+    },
   );
-  console.log(`${verb} ${tenants.length} tenants, ${concurrency} at a time, state in ${backendUrl.replace(/\/\/[^@/]*@/, "//***@")}`);
+  console.log(
+    `${verb} ${tenants.length} tenants, ${concurrency} at a time, state in ${backendUrl.replace(/\/\/[^@/]*@/, "//***@")}`,
+  );
   await list.run().catch(() => undefined);
   await fenced?.close();
 
@@ -124,7 +176,9 @@ async function main(): Promise<void> {
   console.log(`\n${table(results)}`);
   const failed = results.filter((r) => r.status === "failed" || r.status === "cancelled");
   for (const f of failed) console.log(`${f.tenant}: ${f.error}`);
-  console.log(`${results.length - failed.length} of ${tenants.length} tenants ${values.destroy ? "destroyed" : "converged"}${failed.length ? `, ${failed.length} failed` : ""}`);
+  console.log(
+    `${results.length - failed.length} of ${tenants.length} tenants ${values.destroy ? "destroyed" : "converged"}${failed.length ? `, ${failed.length} failed` : ""}`,
+  );
   // The driver's own peak memory (not the Pulumi processes it starts): what sizing a provisioning service needs.
   if (values.stats) console.log(`driver peak memory: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
   process.exitCode = failed.length > 0 ? 1 : 0;

@@ -80,7 +80,10 @@ export class MgmtClient {
     if (!region || !(MESSAGING_REGIONS as readonly string[]).includes(region)) {
       throw new UserError(`region must be one of ${MESSAGING_REGIONS.join(", ")}, got "${region}"`);
     }
-    return requireSetting(this.settings, "regionalMessagingUrl", "reach the regional messaging API").replace("{region}", region);
+    return requireSetting(this.settings, "regionalMessagingUrl", "reach the regional messaging API").replace(
+      "{region}",
+      region,
+    );
   }
 
   private authorization(api: Api, token?: string): string {
@@ -98,7 +101,13 @@ export class MgmtClient {
     const value = authorization.replace(/^(Basic|Bearer)\s+/i, "");
     const s = this.settings;
     const decoded = authorization.startsWith("Basic ") ? Buffer.from(value, "base64").toString("utf8") : undefined;
-    return [value, decoded, s.password, s.username && s.password ? `${s.username}:${s.password}` : undefined, s.messagingToken].filter((v): v is string => !!v);
+    return [
+      value,
+      decoded,
+      s.password,
+      s.username && s.password ? `${s.username}:${s.password}` : undefined,
+      s.messagingToken,
+    ].filter((v): v is string => !!v);
   }
 
   private async call<T>(name: EndpointName, options: CallOptions<T>): Promise<T> {
@@ -106,17 +115,36 @@ export class MgmtClient {
     const api = apiOf(endpoint, options.region);
     const base = new URL(this.baseFor(api, options.region));
     const route = fillRoute(endpoint.route, options.params);
-    const query = new URLSearchParams(Object.entries(options.query ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString();
+    const query = new URLSearchParams(
+      Object.entries(options.query ?? {}).flatMap(([k, v]): [string, string][] =>
+        v === undefined ? [] : [[k, String(v)]],
+      ),
+    ).toString();
     // Not through URL's pathname setter: it would undo fillRoute's encoding of "." and "..".
     const path = `${base.pathname.replace(/\/+$/, "")}${route}${query ? `?${query}` : ""}`;
-    const headers: Record<string, string> = { authorization: this.authorization(api, options.token), accept: "application/json" };
+    const headers: Record<string, string> = {
+      authorization: this.authorization(api, options.token),
+      accept: "application/json",
+    };
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     if (body !== undefined) headers["content-type"] = "application/json";
     const s = this.settings;
 
     let answer;
     try {
-      answer = await send({ origin: base.origin, path, method: endpoint.method, headers, body, retry: endpoint.retry, timeoutMs: s.timeoutMs, totalTimeoutMs: s.totalTimeoutMs }, s);
+      answer = await send(
+        {
+          origin: base.origin,
+          path,
+          method: endpoint.method,
+          headers,
+          body,
+          retry: endpoint.retry,
+          timeoutMs: s.timeoutMs,
+          totalTimeoutMs: s.totalTimeoutMs,
+        },
+        s,
+      );
     } catch (err) {
       if (err instanceof NoAnswer) throw apiError(endpoint.method, route, api, undefined, undefined, err.code);
       throw err;
@@ -131,17 +159,32 @@ export class MgmtClient {
       // Redacted before the excerpt is cut (a cut could leave part of a credential) and after.
       const sent = this.credentialsSent(headers.authorization);
       const said = serviceMessageOf(json, redactCredentials(answer.text, sent));
-      const err = apiError(endpoint.method, route, api, answer.status, said === undefined ? undefined : redactCredentials(said, sent));
+      const err = apiError(
+        endpoint.method,
+        route,
+        api,
+        answer.status,
+        said === undefined ? undefined : redactCredentials(said, sent),
+      );
       if (!(err instanceof UnauthorizedError) || api !== "regional" || options.noRegionLookup) throw err;
       const tokenRegion = await this.regionOfToken(options.token, options.region);
       if (!tokenRegion) throw err;
-      const told = err.about(`${endpoint.method} ${route} failed`, `401: the token is of an account in ${tokenRegion}, not ${options.region}, and a token is valid only in its account's region`);
+      const told = err.about(
+        `${endpoint.method} ${route} failed`,
+        `401: the token is of an account in ${tokenRegion}, not ${options.region}, and a token is valid only in its account's region`,
+      );
       told.tokenRegion = tokenRegion;
       throw told;
     }
     const parsed = options.schema.safeParse(json);
     if (!parsed.success) {
-      throw apiError(endpoint.method, route, api, answer.status, `unexpected answer: ${describeIssues(parsed.error).join("; ")}`);
+      throw apiError(
+        endpoint.method,
+        route,
+        api,
+        answer.status,
+        `unexpected answer: ${describeIssues(parsed.error).join("; ")}`,
+      );
     }
     return parsed.data;
   }

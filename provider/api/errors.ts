@@ -15,7 +15,8 @@ const RECORDED_SETTINGS = (them: "it" | "them") =>
 /** What a user should check for each status, by API. Never includes a credential's value. */
 function hint(api: Api, status: number | undefined, code: string | undefined): string | undefined {
   if (status === undefined) {
-    const key = K[api === "management" ? "baseUrl" : api === "messaging" ? "messagingUrl" : "regionalMessagingUrl"].config;
+    const key =
+      K[api === "management" ? "baseUrl" : api === "messaging" ? "messagingUrl" : "regionalMessagingUrl"].config;
     return `${code ?? "network error"}; check ${key} and that the service is reachable; ${RECORDED_SETTINGS("it")}`;
   }
   if (status === 401) {
@@ -117,7 +118,14 @@ export async function ifFound<T>(request: Promise<T>): Promise<T | undefined> {
 }
 
 /** The error of one failed request, of its kind. */
-export function apiError(method: string, path: string, api: Api, status: number | undefined, serviceMessage?: string, code?: string): ApiError {
+export function apiError(
+  method: string,
+  path: string,
+  api: Api,
+  status: number | undefined,
+  serviceMessage?: string,
+  code?: string,
+): ApiError {
   const kind =
     status === undefined || status >= 500
       ? AmbiguousError
@@ -144,7 +152,9 @@ const REDACTED = "[redacted]";
 export function redactCredentials(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   // Longest first, so that "user:password" goes whole before "password" alone.
-  for (const secret of [...new Set(secrets)].filter((s): s is string => !!s && s.length >= 4).sort((a, b) => b.length - a.length)) {
+  for (const secret of [...new Set(secrets)]
+    .filter((s): s is string => !!s && s.length >= 4)
+    .sort((a, b) => b.length - a.length)) {
     out = out.split(secret).join(REDACTED);
   }
   return out.replace(/\b(Basic|Bearer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, `$1$2${REDACTED}`);

@@ -17,12 +17,26 @@ import { MgmtError } from "../userError";
 /** Errors after which the request surely never reached the service. */
 const NOT_SENT = ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"];
 /** Errors after which the request may have been processed: a stalled or cut answer included. */
-const LOST = ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CLOSED"];
+const LOST = [
+  "ECONNRESET",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CLOSED",
+];
 
 /** What may be resent, per retry class (the table is in endpoints.ts). */
-const RETRY_POLICY: Record<RetryClass, { methods: Dispatcher.HttpMethod[]; statusCodes: number[]; errorCodes: string[] }> = {
+const RETRY_POLICY: Record<
+  RetryClass,
+  { methods: Dispatcher.HttpMethod[]; statusCodes: number[]; errorCodes: string[] }
+> = {
   create: { methods: ["POST"], statusCodes: [429], errorCodes: NOT_SENT },
-  idempotent: { methods: ["GET", "POST", "PATCH", "DELETE"], statusCodes: [429, 500, 502, 503, 504], errorCodes: [...NOT_SENT, ...LOST] },
+  idempotent: {
+    methods: ["GET", "POST", "PATCH", "DELETE"],
+    statusCodes: [429, 500, 502, 503, 504],
+    errorCodes: [...NOT_SENT, ...LOST],
+  },
 };
 
 /** A rate limit is the service asking us to wait, not a failure: it gets more patience. */
@@ -36,9 +50,16 @@ type RetryCallback = NonNullable<Parameters<typeof interceptors.retry>[0]>["retr
  * bounds the wait); every other failure up to maxRetries.
  */
 const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
-  const e = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> };
+  const e = err as Error & {
+    statusCode?: number;
+    code?: string;
+    headers?: Record<string, string | string[] | undefined>;
+  };
   const o = opts.retryOptions!;
-  const retryable = e.statusCode !== undefined ? !!o.statusCodes?.includes(e.statusCode) : e.code !== undefined && !!o.errorCodes?.includes(e.code);
+  const retryable =
+    e.statusCode !== undefined
+      ? !!o.statusCodes?.includes(e.statusCode)
+      : e.code !== undefined && !!o.errorCodes?.includes(e.code);
   const maxRetries = o.maxRetries ?? 0;
   const limit = e.statusCode === 429 ? Math.max(maxRetries, MAX_RATE_LIMITED_RETRIES) : maxRetries;
   if (!retryable || !o.methods?.includes(opts.method) || state.counter > limit) {
@@ -49,8 +70,14 @@ const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
   const retryAfter = header === undefined ? NaN : Number(Array.isArray(header) ? header[0] : header);
   const retryAfterMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : Date.parse(String(header)) - Date.now();
   const maxTimeout = o.maxTimeout ?? 30_000;
-  const backoff = Math.min(maxTimeout, (o.minTimeout ?? 250) * (o.timeoutFactor ?? 2) ** Math.max(0, state.counter - 1));
-  const delay = retryAfterMs > 0 ? Math.min(retryAfterMs, maxTimeout) * (1 + Math.random() * 0.1) : backoff * (0.5 + Math.random() * 0.5);
+  const backoff = Math.min(
+    maxTimeout,
+    (o.minTimeout ?? 250) * (o.timeoutFactor ?? 2) ** Math.max(0, state.counter - 1),
+  );
+  const delay =
+    retryAfterMs > 0
+      ? Math.min(retryAfterMs, maxTimeout) * (1 + Math.random() * 0.1)
+      : backoff * (0.5 + Math.random() * 0.5);
   setTimeout(() => cb(null), delay);
 };
 
@@ -93,7 +120,12 @@ class WholeAnswer implements Handler {
     };
     this.handler.onRequestStart?.(routed, context);
   }
-  onResponseStart(_c: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+  onResponseStart(
+    _c: Controller,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+    statusMessage?: string,
+  ): void {
     this.status = statusCode;
     this.headers = headers;
     this.statusMessage = statusMessage ?? "";
@@ -143,7 +175,8 @@ class WholeAnswer implements Handler {
   }
 }
 
-const wholeAnswers: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => dispatch(opts, new WholeAnswer(handler));
+const wholeAnswers: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) =>
+  dispatch(opts, new WholeAnswer(handler));
 
 export interface Transport {
   connectTimeoutMs: number;
@@ -158,10 +191,24 @@ function dispatcherFor(origin: string, retry: RetryClass, t: Transport): Dispatc
   if (!dispatcher) {
     // One pool per origin, whatever the retry class, so that all calls share its connections.
     const poolKey = `${origin} ${t.connectTimeoutMs}`;
-    const pool = (pools.get(poolKey) ?? pools.set(poolKey, new Pool(origin, { connections: 16, keepAliveTimeout: 30_000, connect: { timeout: t.connectTimeoutMs } })).get(poolKey))!;
+    const pool = (pools.get(poolKey) ??
+      pools
+        .set(
+          poolKey,
+          new Pool(origin, { connections: 16, keepAliveTimeout: 30_000, connect: { timeout: t.connectTimeoutMs } }),
+        )
+        .get(poolKey))!;
     dispatcher = pool.compose(
       wholeAnswers,
-      interceptors.retry({ ...RETRY_POLICY[retry], maxRetries: t.maxRetries, retry: retryWithJitter, minTimeout: 250, maxTimeout: 30_000, timeoutFactor: 2, throwOnError: false }),
+      interceptors.retry({
+        ...RETRY_POLICY[retry],
+        maxRetries: t.maxRetries,
+        retry: retryWithJitter,
+        minTimeout: 250,
+        maxTimeout: 30_000,
+        timeoutFactor: 2,
+        throwOnError: false,
+      }),
     );
     dispatchers.set(key, dispatcher);
   }
@@ -222,6 +269,6 @@ export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> 
     return { status: response.statusCode, text: await response.body.text() };
   } catch (err) {
     const e = err as Error & { code?: string };
-    throw new NoAnswer(e.name === "TimeoutError" ? "total timeout" : e.code ?? e.name);
+    throw new NoAnswer(e.name === "TimeoutError" ? "total timeout" : (e.code ?? e.name));
   }
 }

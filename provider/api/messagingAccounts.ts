@@ -1,6 +1,14 @@
 import { z } from "zod";
 import type { Call } from "./request";
-import { Ipv4Addresses, MESSAGING_PLAN_NAMES, MessagingAccountRecord, OkBody, MessagingAccountStats, type MessagingPlan, type StatsPeriod } from "./schemas";
+import {
+  Ipv4Addresses,
+  MESSAGING_PLAN_NAMES,
+  MessagingAccountRecord,
+  OkBody,
+  MessagingAccountStats,
+  type MessagingPlan,
+  type StatsPeriod,
+} from "./schemas";
 
 /** Messaging accounts, on the management API (endpoints 4-5 and the contract's named operations). */
 export class MessagingAccounts {
@@ -27,7 +35,11 @@ export class MessagingAccounts {
   }
   /** Moves the account to a paid or fixed plan; there is no way back to free. */
   async setPlan(id: string, plan: MessagingPlan): Promise<void> {
-    await this.call("setMessagingPlan", { params: { id }, body: { plan_name: MESSAGING_PLAN_NAMES[plan] }, schema: OkBody });
+    await this.call("setMessagingPlan", {
+      params: { id },
+      body: { plan_name: MESSAGING_PLAN_NAMES[plan] },
+      schema: OkBody,
+    });
   }
   /** Turns the production pack on or off; either twice changes nothing. */
   async setProdPack(id: string, enabled: boolean): Promise<void> {

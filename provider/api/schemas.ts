@@ -75,12 +75,18 @@ const reported = new Set<string>();
  * are kept as they are and named in one warning each; `aliases` maps spellings the service also
  * uses (`paid` for `payg`). Requests are still validated strictly with z.enum.
  */
-function readEnum<const T extends readonly string[]>(field: string, values: T, aliases: Record<string, T[number]> = {}) {
+function readEnum<const T extends readonly string[]>(
+  field: string,
+  values: T,
+  aliases: Record<string, T[number]> = {},
+) {
   return z.string().transform((raw): Reported<T[number]> => {
     const value = aliases[raw] ?? raw;
     if (!(values as readonly string[]).includes(value) && !reported.has(`${field}=${value}`)) {
       reported.add(`${field}=${value}`);
-      reportUnknownValue(`the service reported ${field} "${value}", which this version of pulumi-mgmt does not know (known: ${values.join(", ")}); it is kept as it is`);
+      reportUnknownValue(
+        `the service reported ${field} "${value}", which this version of pulumi-mgmt does not know (known: ${values.join(", ")}); it is kept as it is`,
+      );
     }
     return value;
   });
@@ -182,7 +188,10 @@ export const FlowControlInfo = z
     isPinnedParallelism: z.boolean().optional(),
     isPinnedRate: z.boolean().optional(),
   })
-  .refine((info) => info.waitListSize !== undefined || info.waitlistSize !== undefined, { message: "waitListSize is missing", path: ["waitListSize"] })
+  .refine((info) => info.waitListSize !== undefined || info.waitlistSize !== undefined, {
+    message: "waitListSize is missing",
+    path: ["waitListSize"],
+  })
   .transform(({ waitlistSize, ...info }) => ({ ...info, waitListSize: (info.waitListSize ?? waitlistSize) as number }));
 export type FlowControlInfo = z.output<typeof FlowControlInfo>;
 
@@ -205,7 +214,10 @@ export const QueueRecord = z.looseObject({
 export type QueueRecord = z.output<typeof QueueRecord>;
 
 /** A queue's parallelism: how many messages it delivers at once. */
-export const queueParallelism = z.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1");
+export const queueParallelism = z
+  .number({ error: "must be a number" })
+  .int("must be a whole number")
+  .min(1, "must be at least 1");
 
 /** **assumed** queue upsert body: always the full desired state (an omitted parallelism resets to 1). */
 export const UpsertQueueBody = z.object({
@@ -216,10 +228,21 @@ export const UpsertQueueBody = z.object({
 export type UpsertQueueBody = z.infer<typeof UpsertQueueBody>;
 
 /** **assumed** pin query: each part optional, at least one; the period in seconds. */
-const positive = (what: string) => z.coerce.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(1, `${what} must be at least 1`);
+const positive = (what: string) =>
+  z.coerce
+    .number({ error: `${what} must be a number` })
+    .int(`${what} must be a whole number`)
+    .min(1, `${what} must be at least 1`);
 export const PinQuery = z
-  .object({ parallelism: positive("parallelism").optional(), rate: positive("rate").optional(), period: positive("period").optional() })
-  .refine((q) => q.parallelism !== undefined || q.rate !== undefined || q.period !== undefined, "give at least one of parallelism, rate, period");
+  .object({
+    parallelism: positive("parallelism").optional(),
+    rate: positive("rate").optional(),
+    period: positive("period").optional(),
+  })
+  .refine(
+    (q) => q.parallelism !== undefined || q.rate !== undefined || q.period !== undefined,
+    "give at least one of parallelism, rate, period",
+  );
 export type PinQuery = z.output<typeof PinQuery>;
 
 /** **assumed** unpin query: `parallelism=true` and/or `rate=true`. */
@@ -298,7 +321,9 @@ export const MESSAGING_PLAN_NAMES: Record<MessagingPlan, string> = {
   fixed_10m: "messaging_fixed_10m",
   fixed_100m: "messaging_fixed_100m",
 };
-export const SetMessagingPlanBody = z.object({ plan_name: z.enum(Object.values(MESSAGING_PLAN_NAMES) as [string, ...string[]]) });
+export const SetMessagingPlanBody = z.object({
+  plan_name: z.enum(Object.values(MESSAGING_PLAN_NAMES) as [string, ...string[]]),
+});
 
 /** The service's outbound addresses: IPv4 CIDR strings. */
 export const Ipv4Addresses = z.array(z.string());
@@ -352,7 +377,9 @@ export const UpdateBudgetBody = z.object({ budget });
 
 type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 /** CamelCased fields of a record; the loose schemas' index signature for extra fields is dropped. */
-export type Camelized<T> = { [K in keyof T as K extends string ? (string extends K ? never : CamelCase<K>) : never]: T[K] };
+export type Camelized<T> = {
+  [K in keyof T as K extends string ? (string extends K ? never : CamelCase<K>) : never]: T[K];
+};
 
 export function camelKey(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

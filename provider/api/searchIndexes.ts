@@ -1,6 +1,15 @@
 import { z } from "zod";
 import type { Call } from "./request";
-import { CreateSearchIndexBody, OkBody, SearchIndexRecord, SearchStats, SearchIndexStats, describeIssues, type SearchType, type StatsPeriod } from "./schemas";
+import {
+  CreateSearchIndexBody,
+  OkBody,
+  SearchIndexRecord,
+  SearchStats,
+  SearchIndexStats,
+  describeIssues,
+  type SearchType,
+  type StatsPeriod,
+} from "./schemas";
 import { UserError } from "../userError";
 
 /** Search indexes, on the management API (endpoints 1-3 and the assumed rename, set-plan, delete). */

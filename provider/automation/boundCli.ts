@@ -35,7 +35,9 @@ function hasSetpriv(): boolean {
 function findSetpriv(): boolean {
   if (process.platform !== "linux") return false;
   try {
-    return /--pdeathsig/.test(execFileSync("setpriv", ["--help"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    return /--pdeathsig/.test(
+      execFileSync("setpriv", ["--help"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+    );
   } catch {
     return false;
   }
@@ -49,10 +51,15 @@ function wrapperRoot(): string {
     "#!/bin/sh",
     "# pulumi-mgmt: the Pulumi CLI, its pid recorded and (Linux) killed when its parent dies: provider/automation/boundCli.ts",
     `[ -n "$${CLI_PIDS_ENV}" ] && echo $$ >> "$${CLI_PIDS_ENV}"`,
-    bound ? `exec setpriv --pdeathsig KILL -- '${real.replace(/'/g, `'\\''`)}' "$@"` : `exec '${real.replace(/'/g, `'\\''`)}' "$@"`,
+    bound
+      ? `exec setpriv --pdeathsig KILL -- '${real.replace(/'/g, `'\\''`)}' "$@"`
+      : `exec '${real.replace(/'/g, `'\\''`)}' "$@"`,
     "",
   ].join("\n");
-  const root = path.join(tmpdir(), `pulumi-mgmt-bound-cli-${createHash("sha256").update(script).digest("hex").slice(0, 12)}`);
+  const root = path.join(
+    tmpdir(),
+    `pulumi-mgmt-bound-cli-${createHash("sha256").update(script).digest("hex").slice(0, 12)}`,
+  );
   const bin = path.join(root, "bin", "pulumi");
   if (!existsSync(bin)) {
     mkdirSync(path.dirname(bin), { recursive: true });

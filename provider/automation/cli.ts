@@ -36,7 +36,10 @@ function findCliDir(): string {
     const dir = readFileSync(recorded, "utf8").trim();
     if (existsSync(path.join(dir, "pulumi"))) return dir;
   }
-  const out = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return out.trim().split("\n").pop()!;
 }
 

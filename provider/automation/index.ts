@@ -6,8 +6,24 @@
  * main job, the examples and the benchmarks all use it.
  */
 export { PACKAGE_ROOT, cliEnv, pulumiCliDir, pulumiCommand } from "./cli";
-export { SecretsProviderError, engineReason, mgmtConfigMap, mgmtStack, type MgmtConfig, type MgmtStack, type StackOptions } from "./stack";
-export { leanDestroy, leanRefresh, leanUp, type LeanDestroyResult, type LeanRefreshResult, type LeanSummary, type LeanUpResult } from "./leanOps";
+export {
+  SecretsProviderError,
+  engineReason,
+  mgmtConfigMap,
+  mgmtStack,
+  type MgmtConfig,
+  type MgmtStack,
+  type StackOptions,
+} from "./stack";
+export {
+  leanDestroy,
+  leanRefresh,
+  leanUp,
+  type LeanDestroyResult,
+  type LeanRefreshResult,
+  type LeanSummary,
+  type LeanUpResult,
+} from "./leanOps";
 /** Whether the loaded @pulumi/pulumi still has what pulumi-mgmt relies on beyond its published API (sdkAdapter.ts). */
 export { sdkAdapterProblems } from "./sdkAdapter";
 export { recoverPendingCreates, type RecoveryReport } from "./recovery";

@@ -13,7 +13,21 @@
  * number, message, environment or config (`stack.info()` reads them: one `stack history`).
  * How the SDK's own method is made to take these answers is sdkAdapter.ts's business.
  */
-import type { DestroyOptions, DestroyResult, EngineEvent, OpMap, OutputMap, RefreshOptions, RefreshResult, Stack, SummaryEvent, UpdateKind, UpdateSummary, UpOptions, UpResult } from "@pulumi/pulumi/automation";
+import type {
+  DestroyOptions,
+  DestroyResult,
+  EngineEvent,
+  OpMap,
+  OutputMap,
+  RefreshOptions,
+  RefreshResult,
+  Stack,
+  SummaryEvent,
+  UpdateKind,
+  UpdateSummary,
+  UpOptions,
+  UpResult,
+} from "@pulumi/pulumi/automation";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { UserError } from "../userError";
 import { destroyWithoutFollowUps, refreshWithoutFollowUps, upWithoutFollowUps, type AfterCommand } from "./sdkAdapter";
@@ -91,7 +105,10 @@ function summaryOf(kind: UpdateKind, seen: Seen): LeanSummary | undefined {
 
 async function historyEntry(stack: Stack, showSecrets?: boolean): Promise<LeanSummary> {
   const entry = await stack.info(showSecrets);
-  if (!entry) throw new UserError(`stack "${stack.name}" has no history entry after its operation: run \`pulumi stack history\` to see what the engine recorded`);
+  if (!entry)
+    throw new UserError(
+      `stack "${stack.name}" has no history entry after its operation: run \`pulumi stack history\` to see what the engine recorded`,
+    );
   return entry;
 }
 
@@ -101,12 +118,15 @@ async function outputsOf(stack: Stack, seen: Seen): Promise<OutputMap> {
   let outputs = seen.stackOutputs;
   if (containsSpecial(outputs, isSecretEnvelope)) {
     const deployment = await stack.exportStack();
-    const root = ((deployment.deployment.resources ?? []) as { type: string; outputs?: Record<string, unknown> }[]).find((r) => r.type === STACK_TYPE);
+    const root = (
+      (deployment.deployment.resources ?? []) as { type: string; outputs?: Record<string, unknown> }[]
+    ).find((r) => r.type === STACK_TYPE);
     outputs = root?.outputs ?? {};
   }
   // Like the SDK: a value is secret when the output itself is; secrets inside it come out plain.
   const map: OutputMap = {};
-  for (const [key, value] of Object.entries(outputs)) map[key] = { value: reveal(value), secret: isSecretEnvelope(value) };
+  for (const [key, value] of Object.entries(outputs))
+    map[key] = { value: reveal(value), secret: isSecretEnvelope(value) };
   return map;
 }
 
@@ -130,6 +150,7 @@ function containsSpecial(value: unknown, test: (special: Record<string, unknown>
 function reveal(value: unknown): unknown {
   if (isSecretEnvelope(value)) return "plaintext" in value ? reveal(JSON.parse(String(value.plaintext))) : value;
   if (Array.isArray(value)) return value.map(reveal);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)]));
   return value;
 }

@@ -27,7 +27,13 @@ const TAKEN_OVER: Record<string, (inputs: Record<string, string>) => string> = {
 
 interface PendingOperation {
   type: string;
-  resource: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+  resource: {
+    urn: string;
+    type: string;
+    id?: string;
+    inputs?: Record<string, unknown>;
+    outputs?: Record<string, unknown>;
+  };
 }
 
 export interface RecoveryReport {
@@ -51,9 +57,13 @@ export interface RecoveryReport {
  * resource (autoName) is nobody else's, and `adopt` names the index the user asked to manage. An
  * index under a name the user chose may be someone else's ("unproven").
  */
-function provenIndex(inputs: Record<string, unknown>, existing: SearchIndexRecord[]): SearchIndexRecord | "unproven" | undefined {
+function provenIndex(
+  inputs: Record<string, unknown>,
+  existing: SearchIndexRecord[],
+): SearchIndexRecord | "unproven" | undefined {
   const { name, autoName, adopt } = inputs;
-  if (typeof adopt === "string") return existing.find((i) => i.id === adopt) ?? existing.find((i) => i.name === adopt || i.name === name);
+  if (typeof adopt === "string")
+    return existing.find((i) => i.id === adopt) ?? existing.find((i) => i.name === adopt || i.name === name);
   const found = existing.find((i) => i.name === name);
   if (!found) return undefined;
   return typeof autoName === "string" && autoName === name ? found : "unproven";
@@ -84,8 +94,12 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
   if (pending.length === 0) return report;
 
   const config = await stack.getAllConfig();
-  const client = new MgmtClient(resolveSettings((key) => config[key]?.value, { ...process.env, ...stack.workspace.envVars }));
-  const existing = pending.some((op) => op.resource.type === SEARCH_INDEX_TYPE) ? await client.searchIndexes.list() : [];
+  const client = new MgmtClient(
+    resolveSettings((key) => config[key]?.value, { ...process.env, ...stack.workspace.envVars }),
+  );
+  const existing = pending.some((op) => op.resource.type === SEARCH_INDEX_TYPE)
+    ? await client.searchIndexes.list()
+    : [];
 
   const keep: PendingOperation[] = [];
   const resources = exported.deployment.resources as PendingOperation["resource"][];
@@ -100,7 +114,11 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
       // Imported with how the object was found: the refresh below works out what the run changed.
       const id = takenOver(inputs as Record<string, string>);
       resources.push({ ...op.resource, id, outputs: { ...inputs } });
-      report.imported.push({ urn: op.resource.urn, id, name: String(inputs.key ?? inputs.queue ?? inputs.accountId ?? inputs.databaseId) });
+      report.imported.push({
+        urn: op.resource.urn,
+        id,
+        name: String(inputs.key ?? inputs.queue ?? inputs.accountId ?? inputs.databaseId),
+      });
       continue;
     }
     const found = op.resource.type === SEARCH_INDEX_TYPE ? provenIndex(inputs, existing) : undefined;

@@ -6,7 +6,16 @@
  * of silently losing the saving (leanOps.ts) or the isolation (engineConnections.ts).
  */
 import { tmpdir } from "node:os";
-import { Stack, type DestroyOptions, type DestroyResult, type OutputMap, type RefreshOptions, type RefreshResult, type UpOptions, type UpResult } from "@pulumi/pulumi/automation";
+import {
+  Stack,
+  type DestroyOptions,
+  type DestroyResult,
+  type OutputMap,
+  type RefreshOptions,
+  type RefreshResult,
+  type UpOptions,
+  type UpResult,
+} from "@pulumi/pulumi/automation";
 import { UserError } from "../userError";
 
 /** What the SDK's `up`, `refresh` and `destroy` read from the stack once their CLI command has succeeded. */
@@ -29,19 +38,35 @@ type Without<R extends { summary: unknown }, Summary> = Omit<R, "summary"> & { s
  * is still right (the SDK's own summary and outputs, from its commands): only the saving is lost,
  * and sdkAdapterProblems() says so.
  */
-export function upWithoutFollowUps<S>(stack: Stack, opts: UpOptions, after: AfterCommand<S>): Promise<Without<UpResult, S | UpResult["summary"]>> {
+export function upWithoutFollowUps<S>(
+  stack: Stack,
+  opts: UpOptions,
+  after: AfterCommand<S>,
+): Promise<Without<UpResult, S | UpResult["summary"]>> {
   return withoutFollowUps(stack, after, (view) => stack.up.call(view, opts));
 }
 
-export function refreshWithoutFollowUps<S>(stack: Stack, opts: RefreshOptions, after: AfterCommand<S>): Promise<Without<RefreshResult, S | RefreshResult["summary"]>> {
+export function refreshWithoutFollowUps<S>(
+  stack: Stack,
+  opts: RefreshOptions,
+  after: AfterCommand<S>,
+): Promise<Without<RefreshResult, S | RefreshResult["summary"]>> {
   return withoutFollowUps(stack, after, (view) => stack.refresh.call(view, opts));
 }
 
-export function destroyWithoutFollowUps<S>(stack: Stack, opts: DestroyOptions, after: AfterCommand<S>): Promise<Without<DestroyResult, S | DestroyResult["summary"]>> {
+export function destroyWithoutFollowUps<S>(
+  stack: Stack,
+  opts: DestroyOptions,
+  after: AfterCommand<S>,
+): Promise<Without<DestroyResult, S | DestroyResult["summary"]>> {
   return withoutFollowUps(stack, after, (view) => stack.destroy.call(view, opts));
 }
 
-async function withoutFollowUps<R extends { summary: unknown }, S>(stack: Stack, after: AfterCommand<S>, run: (view: Stack) => Promise<R>): Promise<Without<R, S | R["summary"]>> {
+async function withoutFollowUps<R extends { summary: unknown }, S>(
+  stack: Stack,
+  after: AfterCommand<S>,
+  run: (view: Stack) => Promise<R>,
+): Promise<Without<R, S | R["summary"]>> {
   let answered: { summary: S } | undefined;
   const view: Stack = Object.create(stack, {
     outputs: { value: () => after.outputs() },
@@ -100,23 +125,39 @@ export async function sdkAdapterProblems(): Promise<string[]> {
     };
     try {
       const result =
-        op === "up" ? await upWithoutFollowUps(probe, {}, after) : op === "refresh" ? await refreshWithoutFollowUps(probe, {}, after) : await destroyWithoutFollowUps(probe, {}, after);
+        op === "up"
+          ? await upWithoutFollowUps(probe, {}, after)
+          : op === "refresh"
+            ? await refreshWithoutFollowUps(probe, {}, after)
+            : await destroyWithoutFollowUps(probe, {}, after);
       const expected = op === "up" ? ["outputs", "summary"] : ["summary"];
-      if (commands.join(",") !== op || asked.join(",") !== expected.join(",") || result.summary !== "from the adapter") {
-        problems.push(`@pulumi/pulumi ${version}: its ${op} ran [${commands.join(", ")}] and asked the stack for [${asked.join(", ")}] (expected [${op}] and [${expected.join(", ")}]): leanOps.ts would not save its follow-up commands`);
+      if (
+        commands.join(",") !== op ||
+        asked.join(",") !== expected.join(",") ||
+        result.summary !== "from the adapter"
+      ) {
+        problems.push(
+          `@pulumi/pulumi ${version}: its ${op} ran [${commands.join(", ")}] and asked the stack for [${asked.join(", ")}] (expected [${op}] and [${expected.join(", ")}]): leanOps.ts would not save its follow-up commands`,
+        );
       }
     } catch (err) {
-      problems.push(`@pulumi/pulumi ${version}: its ${op} no longer runs on the adapter's view of a stack (${err instanceof Error ? err.message.split("\n")[0] : String(err)}): update sdkAdapter.ts`);
+      problems.push(
+        `@pulumi/pulumi ${version}: its ${op} no longer runs on the adapter's view of a stack (${err instanceof Error ? err.message.split("\n")[0] : String(err)}): update sdkAdapter.ts`,
+      );
     }
   }
   // The error family is a RunError by the SDK's brand, not its class (userError.ts).
   const { RunError } = await import("@pulumi/pulumi/errors");
   if (!RunError.isInstance(new UserError("probe"))) {
-    problems.push(`@pulumi/pulumi ${version}: RunError.isInstance no longer recognises the error family's brand: errors would print with the program's source and trace; update userError.ts`);
+    problems.push(
+      `@pulumi/pulumi ${version}: RunError.isInstance no longer recognises the error family's brand: errors would print with the program's source and trace; update userError.ts`,
+    );
   }
   const since = GRPC_OPTIONS_SINCE.join(".");
   if (!sdkGrpcClientOptions() && compareVersions(version, since) >= 0) {
-    problems.push(`@pulumi/pulumi ${version}: runtime/settings has no grpcClientOptions object (present since ${since}): isolateEngineConnections() would do nothing; update sdkAdapter.ts`);
+    problems.push(
+      `@pulumi/pulumi ${version}: runtime/settings has no grpcClientOptions object (present since ${since}): isolateEngineConnections() would do nothing; update sdkAdapter.ts`,
+    );
   }
   return problems;
 }

@@ -4,12 +4,28 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { LocalWorkspace, type ConfigMap, type DestroyOptions, type LocalWorkspaceOptions, type PulumiFn, type RefreshOptions, type Stack, type UpOptions } from "@pulumi/pulumi/automation";
+import {
+  LocalWorkspace,
+  type ConfigMap,
+  type DestroyOptions,
+  type LocalWorkspaceOptions,
+  type PulumiFn,
+  type RefreshOptions,
+  type Stack,
+  type UpOptions,
+} from "@pulumi/pulumi/automation";
 import { SETTINGS_KEYS, type SettingName } from "../config";
 import { boundPulumiCommand } from "./boundCli";
 import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
-import { leanDestroy, leanRefresh, leanUp, type LeanDestroyResult, type LeanRefreshResult, type LeanUpResult } from "./leanOps";
+import {
+  leanDestroy,
+  leanRefresh,
+  leanUp,
+  type LeanDestroyResult,
+  type LeanRefreshResult,
+  type LeanUpResult,
+} from "./leanOps";
 import { UserError } from "../userError";
 
 const fileUrl = (dir: string) => `file://${path.resolve(dir)}`;
@@ -100,13 +116,27 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
   if (options.program) isolateEngineConnections();
   const stackName = options.stackName ?? "dev";
   const projectDir = options.workDir ?? process.cwd();
-  const envVars: Record<string, string> = { ...cliEnv(options.offline ?? false), ...options.envVars, ...secretsEnv(options, stackName, projectDir) };
-  const wsOptions: LocalWorkspaceOptions = { envVars, pulumiCommand: await (options.boundCli ? boundPulumiCommand() : pulumiCommand()), ...(options.secretsProvider ? { secretsProvider: options.secretsProvider } : {}) };
+  const envVars: Record<string, string> = {
+    ...cliEnv(options.offline ?? false),
+    ...options.envVars,
+    ...secretsEnv(options, stackName, projectDir),
+  };
+  const wsOptions: LocalWorkspaceOptions = {
+    envVars,
+    pulumiCommand: await (options.boundCli ? boundPulumiCommand() : pulumiCommand()),
+    ...(options.secretsProvider ? { secretsProvider: options.secretsProvider } : {}),
+  };
 
   // The backend: explicit, else the environment, else the project's own, else project-local.
-  let backendUrl = options.backendUrl ?? (options.backendDir ? fileUrl(options.backendDir) : undefined) ?? options.envVars?.PULUMI_BACKEND_URL ?? process.env.PULUMI_BACKEND_URL;
+  let backendUrl =
+    options.backendUrl ??
+    (options.backendDir ? fileUrl(options.backendDir) : undefined) ??
+    options.envVars?.PULUMI_BACKEND_URL ??
+    process.env.PULUMI_BACKEND_URL;
   if (!backendUrl && !options.program && options.workDir) {
-    const settings = await (await LocalWorkspace.create({ workDir: options.workDir, pulumiCommand: wsOptions.pulumiCommand })).projectSettings();
+    const settings = await (
+      await LocalWorkspace.create({ workDir: options.workDir, pulumiCommand: wsOptions.pulumiCommand })
+    ).projectSettings();
     backendUrl = settings.backend?.url;
   }
   backendUrl ??= fileUrl(path.join(projectDir, ".pulumi-state"));
@@ -118,17 +148,33 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
   if (options.program && options.workDir) {
     // An inline program in workDir: its Pulumi.yaml if it has one, else one written there.
     const projectName = options.projectName ?? "pulumi-mgmt-inline";
-    const hasProject = ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"].some((f) => existsSync(path.join(options.workDir!, f)));
-    const projectSettings = hasProject ? undefined : { name: projectName, runtime: "nodejs" as const, main: providerHostDir(), backend: { url: backendUrl } };
-    stack = await LocalWorkspace.createOrSelectStack({ stackName, projectName, program: options.program }, { ...wsOptions, workDir: options.workDir, ...(projectSettings ? { projectSettings } : {}) });
+    const hasProject = ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"].some((f) =>
+      existsSync(path.join(options.workDir!, f)),
+    );
+    const projectSettings = hasProject
+      ? undefined
+      : { name: projectName, runtime: "nodejs" as const, main: providerHostDir(), backend: { url: backendUrl } };
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName, projectName, program: options.program },
+      { ...wsOptions, workDir: options.workDir, ...(projectSettings ? { projectSettings } : {}) },
+    );
   } else if (options.program) {
     const projectName = options.projectName ?? "pulumi-mgmt-inline";
     stack = await LocalWorkspace.createOrSelectStack(
       { stackName, projectName, program: options.program },
-      { ...wsOptions, projectSettings: { name: projectName, runtime: "nodejs", main: providerHostDir(), backend: { url: backendUrl } } },
+      {
+        ...wsOptions,
+        projectSettings: {
+          name: projectName,
+          runtime: "nodejs",
+          main: providerHostDir(),
+          backend: { url: backendUrl },
+        },
+      },
     );
   } else {
-    if (!options.workDir) throw new UserError("mgmtStack needs either program (an inline program) or workDir (a project folder): give one");
+    if (!options.workDir)
+      throw new UserError("mgmtStack needs either program (an inline program) or workDir (a project folder): give one");
     stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: options.workDir }, wsOptions);
   }
   const config = { ...mgmtConfigMap(options.mgmt ?? {}), ...options.config };
@@ -136,7 +182,9 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
     await stack.setAllConfig(config).catch((err: unknown) => {
       // The failed command's text holds the values given with --secret: only the engine's reason goes on.
       const reason = engineReason(err);
-      const hint = /incorrect passphrase/.test(reason) ? ` (stack "${stackName}" was created with another passphrase: use that one, or another stack or backend)` : "";
+      const hint = /incorrect passphrase/.test(reason)
+        ? ` (stack "${stackName}" was created with another passphrase: use that one, or another stack or backend)`
+        : "";
       throw new UserError(`could not set the config of stack "${stackName}": ${reason}${hint}`);
     });
   }
@@ -162,7 +210,9 @@ function secretsEnv(options: StackOptions, stackName: string, projectDir: string
   if (env.PULUMI_CONFIG_PASSPHRASE !== undefined || env.PULUMI_CONFIG_PASSPHRASE_FILE) return {};
   // A stack created earlier with a cloud secrets provider says so in its settings file.
   const stackFile = path.join(projectDir, `Pulumi.${stackName}.yaml`);
-  const recorded = existsSync(stackFile) ? /^secretsprovider:\s*(\S+)/m.exec(readFileSync(stackFile, "utf8"))?.[1] : undefined;
+  const recorded = existsSync(stackFile)
+    ? /^secretsprovider:\s*(\S+)/m.exec(readFileSync(stackFile, "utf8"))?.[1]
+    : undefined;
   if (recorded && !recorded.startsWith("passphrase")) return {};
   throw new SecretsProviderError(
     `stack "${stackName}" needs a secrets provider to encrypt its secrets (the password, tokens): ` +

@@ -12,7 +12,13 @@ import { engineReason, pulumiCommand, recoverPendingCreates } from "../automatio
 import { UserError } from "../userError";
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { stack: { type: "string" }, cwd: { type: "string", default: "." }, help: { type: "boolean", short: "h" } } });
+  const { values } = parseArgs({
+    options: {
+      stack: { type: "string" },
+      cwd: { type: "string", default: "." },
+      help: { type: "boolean", short: "h" },
+    },
+  });
   if (values.help) {
     console.log("usage: mgmt-recover [--stack NAME] [--cwd DIR]   (the project's directory; default: the current one)");
     return;
@@ -20,14 +26,20 @@ async function main(): Promise<void> {
   const ws = await LocalWorkspace.create({ workDir: values.cwd, pulumiCommand: await pulumiCommand() });
   const stackName = values.stack ?? (await ws.stack())?.name;
   if (!stackName) throw new UserError("no stack selected: pass --stack NAME");
-  const stack = await LocalWorkspace.selectStack({ stackName, workDir: values.cwd! }, { pulumiCommand: await pulumiCommand() });
+  const stack = await LocalWorkspace.selectStack(
+    { stackName, workDir: values.cwd! },
+    { pulumiCommand: await pulumiCommand() },
+  );
   const report = await recoverPendingCreates(stack);
   for (const i of report.imported) console.log(`imported  ${i.urn}  (${i.name}, id ${i.id})`);
   for (const urn of report.cleared) console.log(`cleared   ${urn}  (never created)`);
   for (const i of report.unproven) {
-    console.log(`left out  ${i.urn}  (an index named "${i.name}" exists, id ${i.id}, but nothing proves this run created it: if it did, set adopt: "${i.name}" on the resource)`);
+    console.log(
+      `left out  ${i.urn}  (an index named "${i.name}" exists, id ${i.id}, but nothing proves this run created it: if it did, set adopt: "${i.name}" on the resource)`,
+    );
   }
-  if (report.imported.length + report.cleared.length + report.unproven.length === 0) console.log("no pending creates of pulumi-mgmt resources: nothing to do");
+  if (report.imported.length + report.cleared.length + report.unproven.length === 0)
+    console.log("no pending creates of pulumi-mgmt resources: nothing to do");
   else console.log("now run `pulumi up`: it creates only what is still missing");
 }
 

@@ -18,7 +18,8 @@ const ROOT = path.resolve(__dirname, "../../..");
 const TEMPLATE = path.join(ROOT, "examples/new-project");
 
 export function writeTemplate(out: string, packageSpec?: string): string {
-  if (!existsSync(path.join(TEMPLATE, "Pulumi.yaml"))) throw new UserError(`the template is missing from this installation (${TEMPLATE})`);
+  if (!existsSync(path.join(TEMPLATE, "Pulumi.yaml")))
+    throw new UserError(`the template is missing from this installation (${TEMPLATE})`);
   const dest = path.resolve(out);
   if (existsSync(dest)) throw new UserError(`${dest} already exists: give a new folder`);
   cpSync(TEMPLATE, dest, { recursive: true });
@@ -40,7 +41,10 @@ function localSpec(spec: string): string {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { package: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { package: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
   if (values.help || positionals.length !== 1) {
     console.log(`usage: mgmt-template [--package TARBALL|FOLDER|VERSION] DIR
   writes the pulumi-mgmt project template to DIR; then run: pulumi new DIR

@@ -23,9 +23,16 @@ import { readTenants, type Tenant } from "./tenant";
 import { fleetUsage, UsageError } from "./usage";
 
 function database(value: string | undefined): string {
-  const url = value ?? process.env.MGMT_FLEET_DATABASE_URL ?? (process.env.PULUMI_BACKEND_URL?.startsWith("postgres") ? process.env.PULUMI_BACKEND_URL : undefined);
-  if (!url) throw new UsageError("--database: the PostgreSQL URL of the fleet (postgres://...), or set MGMT_FLEET_DATABASE_URL");
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError(`--database: must be a postgres:// URL, got "${url.replace(/\/\/[^@/]*@/, "//***@")}"`);
+  const url =
+    value ??
+    process.env.MGMT_FLEET_DATABASE_URL ??
+    (process.env.PULUMI_BACKEND_URL?.startsWith("postgres") ? process.env.PULUMI_BACKEND_URL : undefined);
+  if (!url)
+    throw new UsageError(
+      "--database: the PostgreSQL URL of the fleet (postgres://...), or set MGMT_FLEET_DATABASE_URL",
+    );
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new UsageError(`--database: must be a postgres:// URL, got "${url.replace(/\/\/[^@/]*@/, "//***@")}"`);
   return url;
 }
 
@@ -40,14 +47,31 @@ function tenantsArg(file: string | undefined): Tenant[] {
 
 /** A wait's progress, one line per change (and a reminder while nothing moves): never 20 s of silence. */
 function say(p: Progress): void {
-  const idle = p.running === 0 && p.queued > 0 ? " (no job has started yet: is a worker running? mgmt-fleet worker)" : "";
+  const idle =
+    p.running === 0 && p.queued > 0 ? " (no job has started yet: is a worker running? mgmt-fleet worker)" : "";
   console.log(`${p.done} of ${p.total} tenants done, ${p.running} running, ${p.queued} queued${idle}`);
 }
 
 function table(rows: TenantStatus[]): string {
-  const cells = [["tenant", "state", "attempts", "duration", "error"], ...rows.map((r) => [r.tenant, r.state, String(r.attempts), r.seconds !== undefined ? `${r.seconds.toFixed(1)}s` : "-", r.note ?? r.error ?? ""])];
+  const cells = [
+    ["tenant", "state", "attempts", "duration", "error"],
+    ...rows.map((r) => [
+      r.tenant,
+      r.state,
+      String(r.attempts),
+      r.seconds !== undefined ? `${r.seconds.toFixed(1)}s` : "-",
+      r.note ?? r.error ?? "",
+    ]),
+  ];
   const widths = cells[0].map((_, c) => Math.max(...cells.map((r) => r[c].length)));
-  return cells.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd()).join("\n");
+  return cells
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -75,7 +99,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const maxAttempts = Number(values["max-attempts"]);
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 25) throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${values["max-attempts"]}"`);
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 25)
+    throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${values["max-attempts"]}"`);
 
   switch (command) {
     case "submit":
@@ -85,7 +110,13 @@ async function main(argv: string[]): Promise<number> {
       await submit(tenants, { database: db, action: command === "destroy" ? "destroy" : "converge", maxAttempts });
       console.log(`submitted ${tenants.length} ${command === "destroy" ? "destroy" : "converge"} jobs`);
       if (!values.wait) return 0;
-      await settled(db, tenants.map((t) => t.id), 1000, undefined, say);
+      await settled(
+        db,
+        tenants.map((t) => t.id),
+        1000,
+        undefined,
+        say,
+      );
       const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
       console.log(table(rows));
       return rows.some((r) => r.state === "failed") ? 1 : 0;
@@ -95,11 +126,20 @@ async function main(argv: string[]): Promise<number> {
       const db = database(values.database);
       await submit(tenants, { database: db, action: "drift", maxAttempts });
       console.log(`submitted ${tenants.length} drift checks`);
-      await settled(db, tenants.map((t) => t.id), 1000, undefined, say);
+      await settled(
+        db,
+        tenants.map((t) => t.id),
+        1000,
+        undefined,
+        say,
+      );
       const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
       const drifted = rows.filter((r) => r.state === "drifted");
-      for (const r of drifted) for (const d of r.drift ?? []) console.log(`${r.tenant}: ${d.resource} drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`);
-      for (const r of rows.filter((x) => x.state === "failed")) console.log(`${r.tenant}: the check failed: ${r.error}`);
+      for (const r of drifted)
+        for (const d of r.drift ?? [])
+          console.log(`${r.tenant}: ${d.resource} drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`);
+      for (const r of rows.filter((x) => x.state === "failed"))
+        console.log(`${r.tenant}: the check failed: ${r.error}`);
       console.log(`${drifted.length} of ${tenants.length} tenants drifted`);
       return drifted.length > 0 ? 3 : rows.some((r) => r.state === "failed") ? 1 : 0;
     }
@@ -110,16 +150,27 @@ async function main(argv: string[]): Promise<number> {
     }
     case "worker": {
       const concurrency = Number(values.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+        throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
       const lockWait = Number(values["lock-wait"]);
-      if (!Number.isInteger(lockWait) || lockWait < 0 || lockWait > 86_400) throw new UsageError(`--lock-wait: must be a whole number of seconds from 0 to 86400, got "${values["lock-wait"]}"`);
+      if (!Number.isInteger(lockWait) || lockWait < 0 || lockWait > 86_400)
+        throw new UsageError(
+          `--lock-wait: must be a whole number of seconds from 0 to 86400, got "${values["lock-wait"]}"`,
+        );
       const mgmt = serviceFromEnv();
       const db = database(values.database);
       // The first signal stops taking jobs and cancels the running updates gracefully, waiting
       // for as long as the database needs to record them; a second one (or the service manager's
       // stop timeout) ends this worker's Pulumi processes and the worker at once.
       const stop = shutdown({ log: (line) => console.log(`mgmt-fleet: ${line}`) });
-      const worker = await startWorker({ database: db, concurrency, workRoot: values["work-dir"]!, mgmt, abandon: stop.abandon, lockWaitMs: lockWait * 1000 });
+      const worker = await startWorker({
+        database: db,
+        concurrency,
+        workRoot: values["work-dir"]!,
+        mgmt,
+        abandon: stop.abandon,
+        lockWaitMs: lockWait * 1000,
+      });
       setMaxListeners(concurrency * 4 + 10);
       // process.on, not once: execa (under the Automation API) re-raises a signal that finds no
       // listener but its own, which would kill this process in the middle of the shutdown.
@@ -139,7 +190,9 @@ async function main(argv: string[]): Promise<number> {
       return stop.abandon.aborted ? 1 : 0; // stopped for good: runs left for others to recover
     }
     default:
-      throw new UsageError(`the command: must be one of submit, worker, status, drift, destroy, got ${command === undefined ? "nothing" : `"${command}"`}`);
+      throw new UsageError(
+        `the command: must be one of submit, worker, status, drift, destroy, got ${command === undefined ? "nothing" : `"${command}"`}`,
+      );
   }
 }
 
@@ -148,13 +201,25 @@ async function main(argv: string[]): Promise<number> {
  * SQLSTATEs for a refused login or a missing database): the user's fix is the URL. Their messages
  * name the host and user, never the password.
  */
-const DATABASE_UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "28P01", "28000", "3D000"]);
+const DATABASE_UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "28P01",
+  "28000",
+  "3D000",
+]);
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: Error & { code?: string }) => {
     const unreachable = err.code !== undefined && DATABASE_UNREACHABLE.has(err.code);
-    console.error(`mgmt-fleet: ${unreachable ? `the fleet database: ${err.message}; check --database or MGMT_FLEET_DATABASE_URL` : err.message}`);
+    console.error(
+      `mgmt-fleet: ${unreachable ? `the fleet database: ${err.message}; check --database or MGMT_FLEET_DATABASE_URL` : err.message}`,
+    );
     process.exit(err instanceof UsageError ? 2 : 1);
   },
 );

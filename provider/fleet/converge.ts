@@ -84,7 +84,9 @@ export function isTransientFailure(err: unknown): boolean {
   if (isStackLocked(err)) return false; // someone else is changing this stack: never fight them
   const message = err instanceof Error ? err.message : String(err);
   if (/Resource monitor is terminating/.test(message)) return true;
-  return /\b(429|500|502|503|504)\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|timed? ?out|temporarily unavailable|unable to open bucket|terminating connection|connection (was )?(terminated|closed|refused)/i.test(message);
+  return /\b(429|500|502|503|504)\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|timed? ?out|temporarily unavailable|unable to open bucket|terminating connection|connection (was )?(terminated|closed|refused)/i.test(
+    message,
+  );
 }
 
 /**
@@ -102,7 +104,9 @@ const lockedReason = (fenced: boolean) =>
 export function runFailureReason(err: unknown, fenced = false): string {
   if (isStackLocked(err)) return lockedReason(fenced);
   const text = err instanceof Error ? err.message : String(err);
-  const lines = [...text.matchAll(/^\s*error: (.+)$/gm)].map((m) => m[1].trim()).filter((l) => l !== "update failed" && !/^preview failed/.test(l));
+  const lines = [...text.matchAll(/^\s*error: (.+)$/gm)]
+    .map((m) => m[1].trim())
+    .filter((l) => l !== "update failed" && !/^preview failed/.test(l));
   return (lines.length > 0 ? [...new Set(lines)].join("; ") : text.split("\n")[0]).slice(0, 400);
 }
 
@@ -135,7 +139,9 @@ function driftCollector(): { onEvent: (e: EngineEvent) => void; found: Drift[] }
       if (!step || step.type === "pulumi:pulumi:Stack" || step.op === "same" || step.op === "read") return;
       const fields = new Set([...(step.diffs ?? []), ...Object.keys(step.detailedDiff ?? {})]);
       const [before, after] = [step.old?.outputs, step.new?.outputs];
-      if (before && after) for (const key of Object.keys(step.old?.inputs ?? {})) if (key in before && !same(before[key], after[key])) fields.add(key);
+      if (before && after)
+        for (const key of Object.keys(step.old?.inputs ?? {}))
+          if (key in before && !same(before[key], after[key])) fields.add(key);
       if (fields.size === 0) return;
       let known = byUrn.get(step.urn);
       if (!known) {
@@ -156,52 +162,109 @@ function stopReason(signal: AbortSignal): string {
 }
 
 /** A lock taken on this machine by a process that no longer lives: nobody holds it. */
-const deadHereHolder = (h: { hostname: string; pid: number }) => h.hostname === hostname() && h.pid > 0 && !alive(h.pid);
+const deadHereHolder = (h: { hostname: string; pid: number }) =>
+  h.hostname === hostname() && h.pid > 0 && !alive(h.pid);
 
-export async function converge(t: Tenant, o: RunOptions, progress: (line: string) => void = () => undefined): Promise<TenantResult> {
+export async function converge(
+  t: Tenant,
+  o: RunOptions,
+  progress: (line: string) => void = () => undefined,
+): Promise<TenantResult> {
   const started = Date.now();
   const workDir = path.join(o.workRoot, t.id);
   mkdirSync(workDir, { recursive: true });
-  const done = (r: Omit<TenantResult, "tenant" | "seconds">): TenantResult => ({ tenant: t.id, seconds: (Date.now() - started) / 1000, ...r });
+  const done = (r: Omit<TenantResult, "tenant" | "seconds">): TenantResult => ({
+    tenant: t.id,
+    seconds: (Date.now() - started) / 1000,
+    ...r,
+  });
   const onOutput = (out: string) => {
-    const line = out.split("\n").map((l) => l.trim()).filter(Boolean).pop();
+    const line = out
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .pop();
     if (line) progress(line);
   };
 
   for (let attempt = 1; ; attempt++) {
     // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
-    if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
+    if (o.signal.aborted)
+      return done({
+        status: "cancelled",
+        attempts: attempt,
+        error: `cancelled: ${stopReason(o.signal)}`,
+        transient: true,
+      });
     try {
-      const tenant = await mgmtStack({ workDir, projectName: TENANT_PROJECT, stackName: t.id, backendUrl: o.backendUrl, mgmt: o.mgmt, program: tenantProgram(t), ...(o.passphrase ? { passphrase: o.passphrase } : {}), ...(o.envVars ? { envVars: o.envVars } : {}), ...(o.boundCli ? { boundCli: true } : {}) });
+      const tenant = await mgmtStack({
+        workDir,
+        projectName: TENANT_PROJECT,
+        stackName: t.id,
+        backendUrl: o.backendUrl,
+        mgmt: o.mgmt,
+        program: tenantProgram(t),
+        ...(o.passphrase ? { passphrase: o.passphrase } : {}),
+        ...(o.envVars ? { envVars: o.envVars } : {}),
+        ...(o.boundCli ? { boundCli: true } : {}),
+      });
       const { stack } = tenant;
       if (o.recover && attempt === 1) {
         // A fenced run has settled Pulumi's lock under its fence (fencedRun.ts). Without a fence,
         // a lock is provably a dead run's only when it names this machine and a process that is gone.
-        const refusal = o.fenced ? undefined : await settleStackLock({ backendUrl: o.backendUrl, project: TENANT_PROJECT, stack: t.id, isDeadRunsOwn: deadHereHolder, waitMs: o.lockWaitMs ?? 0, notice: progress, signal: o.signal });
+        const refusal = o.fenced
+          ? undefined
+          : await settleStackLock({
+              backendUrl: o.backendUrl,
+              project: TENANT_PROJECT,
+              stack: t.id,
+              isDeadRunsOwn: deadHereHolder,
+              waitMs: o.lockWaitMs ?? 0,
+              notice: progress,
+              signal: o.signal,
+            });
         if (refusal) return done({ status: "failed", attempts: attempt, error: refusal, transient: false });
         const report = await recoverPendingCreates(stack);
-        if (report.imported.length + report.cleared.length > 0) progress(`recovered: ${report.imported.length} imported, ${report.cleared.length} cleared`);
+        if (report.imported.length + report.cleared.length > 0)
+          progress(`recovered: ${report.imported.length} imported, ${report.cleared.length} cleared`);
       }
       if (o.action === "destroy") {
         const destroyed = await tenant.destroy({ onOutput, signal: o.signal });
         await stack.workspace.removeStack(t.id);
-        return done({ status: "destroyed", attempts: attempt, changes: destroyed.summary.resourceChanges as Record<string, number> });
+        return done({
+          status: "destroyed",
+          attempts: attempt,
+          changes: destroyed.summary.resourceChanges as Record<string, number>,
+        });
       }
       if (o.action === "drift") {
         // A refresh that changes nothing: the preview of one, read from its events.
         const drift = driftCollector();
         await stack.previewRefresh({ onOutput, onEvent: drift.onEvent, signal: o.signal });
-        return done({ status: drift.found.length > 0 ? "drifted" : "unchanged", attempts: attempt, drift: drift.found });
+        return done({
+          status: drift.found.length > 0 ? "drifted" : "unchanged",
+          attempts: attempt,
+          drift: drift.found,
+        });
       }
       const up = await tenant.up({ onOutput, signal: o.signal });
       const changes = up.summary.resourceChanges as Record<string, number> | undefined;
       return done({ status: statusOf(changes), index: up.outputs.indexName?.value, attempts: attempt, changes });
     } catch (err) {
-      if (o.signal.aborted) return done({ status: "cancelled", attempts: attempt, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
+      if (o.signal.aborted)
+        return done({
+          status: "cancelled",
+          attempts: attempt,
+          error: `cancelled: ${stopReason(o.signal)}`,
+          transient: true,
+        });
       const transient = isTransientFailure(err);
-      if (!transient || attempt > o.retries) return done({ status: "failed", attempts: attempt, error: runFailureReason(err, o.fenced), transient });
+      if (!transient || attempt > o.retries)
+        return done({ status: "failed", attempts: attempt, error: runFailureReason(err, o.fenced), transient });
       const wait = 2000 * attempt;
-      progress(`attempt ${attempt} failed for a transient reason (${runFailureReason(err, o.fenced)}); retrying in ${wait / 1000}s`);
+      progress(
+        `attempt ${attempt} failed for a transient reason (${runFailureReason(err, o.fenced)}); retrying in ${wait / 1000}s`,
+      );
       await sleep(wait, o.signal);
     }
   }

@@ -21,7 +21,11 @@ export interface FencedDriver {
   /** This driver's id in the run records. */
   readonly worker: string;
   /** One tenant's run under its fence; a fence held by a live run is a failure, never waited for or broken. */
-  converge(t: Tenant, o: Omit<FencedRunOptions, "database" | "worker" | "abandon">, progress?: (line: string) => void): Promise<TenantResult>;
+  converge(
+    t: Tenant,
+    o: Omit<FencedRunOptions, "database" | "worker" | "abandon">,
+    progress?: (line: string) => void,
+  ): Promise<TenantResult>;
   /** Lets go of this driver's liveness lock (its runs must be over). */
   close(): Promise<void>;
 }
@@ -36,7 +40,8 @@ export interface FencedDriverOptions {
 }
 
 /** Socket and server codes of a database that cannot be reached for now (a run waits for it, within the driver's bound). */
-const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|the database system is (starting up|shutting down)|Connection terminated|terminating connection/;
+const UNREACHABLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|the database system is (starting up|shutting down)|Connection terminated|terminating connection/;
 
 export async function startFencedDriver(database: string, o: FencedDriverOptions): Promise<FencedDriver> {
   await ensureFleetSchema(database);
@@ -52,22 +57,48 @@ export async function startFencedDriver(database: string, o: FencedDriverOptions
       outage = since;
       o.log(`waiting up to ${seconds(dbWaitMs)} for it (--db-wait), then stopping; Ctrl-C stops now`);
     }
-    if (since !== undefined && Date.now() - since >= dbWaitMs) o.shutdown.now(`the state database was unreachable for ${seconds(Date.now() - since)} (--db-wait)`);
+    if (since !== undefined && Date.now() - since >= dbWaitMs)
+      o.shutdown.now(`the state database was unreachable for ${seconds(Date.now() - since)} (--db-wait)`);
   }, 500);
   watch.unref();
   return {
     worker,
     async converge(t, run, progress) {
       const started = Date.now();
-      const failed = (error: string, transient: boolean): TenantResult => ({ tenant: t.id, status: "failed", seconds: (Date.now() - started) / 1000, attempts: 1, error, transient });
+      const failed = (error: string, transient: boolean): TenantResult => ({
+        tenant: t.id,
+        status: "failed",
+        seconds: (Date.now() - started) / 1000,
+        attempts: 1,
+        error,
+        transient,
+      });
       for (;;) {
-        if (run.signal.aborted) return { tenant: t.id, status: "cancelled", seconds: (Date.now() - started) / 1000, attempts: 0, error: `not started: ${o.shutdown.abandon.aborted ? (o.shutdown.abandon.reason as Error).message : "the driver was stopped"}`, transient: true };
+        if (run.signal.aborted)
+          return {
+            tenant: t.id,
+            status: "cancelled",
+            seconds: (Date.now() - started) / 1000,
+            attempts: 0,
+            error: `not started: ${o.shutdown.abandon.aborted ? (o.shutdown.abandon.reason as Error).message : "the driver was stopped"}`,
+            transient: true,
+          };
         try {
-          return await convergeFenced(t, { ...run, database, worker, abandon: o.shutdown.abandon }, { progress, notice: (line) => o.log(`${t.id}: ${line}`), lost: (why) => progress?.(`${why}: cancelling the update`) });
+          return await convergeFenced(
+            t,
+            { ...run, database, worker, abandon: o.shutdown.abandon },
+            {
+              progress,
+              notice: (line) => o.log(`${t.id}: ${line}`),
+              lost: (why) => progress?.(`${why}: cancelling the update`),
+            },
+          );
         } catch (err) {
-          if (err instanceof FenceBusyError) return failed(`another update of this stack is in progress (${err.message}): wait for it to finish`, false);
+          if (err instanceof FenceBusyError)
+            return failed(`another update of this stack is in progress (${err.message}): wait for it to finish`, false);
           // The database is away before the run could begin: wait for it (within --db-wait), then begin.
-          if (!UNREACHABLE.test(runFailureReason(err))) return failed(`the state database: ${runFailureReason(err)}`, true);
+          if (!UNREACHABLE.test(runFailureReason(err)))
+            return failed(`the state database: ${runFailureReason(err)}`, true);
           await abortableSleep(1000, run.signal);
           await liveness.held(worker, run.signal);
         }

@@ -66,7 +66,9 @@ async function createFleetSchema(connectionString: string): Promise<void> {
     await client.query(`CREATE INDEX IF NOT EXISTS runs_stack ON ${FLEET_SCHEMA}.runs (stack, id)`);
     // Who a run's Pulumi lock would name (stackLock.ts): its host, and the pids of its CLIs as
     // each starts (automation/boundCli.ts). And what a status shows while the run waits.
-    await client.query(`ALTER TABLE ${FLEET_SCHEMA}.runs ADD COLUMN IF NOT EXISTS host text, ADD COLUMN IF NOT EXISTS cli_pids int[] NOT NULL DEFAULT '{}', ADD COLUMN IF NOT EXISTS note text`);
+    await client.query(
+      `ALTER TABLE ${FLEET_SCHEMA}.runs ADD COLUMN IF NOT EXISTS host text, ADD COLUMN IF NOT EXISTS cli_pids int[] NOT NULL DEFAULT '{}', ADD COLUMN IF NOT EXISTS note text`,
+    );
     await client.query("COMMIT");
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
@@ -159,11 +161,16 @@ async function lockFree(client: Client, worker: string): Promise<boolean> {
  * FenceBusyError at once when a live run holds it. Open rows of dead runs are closed as
  * "interrupted".
  */
-export async function takeFence(connectionString: string, stack: string, run: { action: string; worker: string; jobId?: string; attempt?: number }): Promise<Fence> {
+export async function takeFence(
+  connectionString: string,
+  stack: string,
+  run: { action: string; worker: string; jobId?: string; attempt?: number },
+): Promise<Fence> {
   await ensureFleetSchema(connectionString);
   const client = fleetClient(connectionString, { keepAlive: true });
   const lost = new AbortController();
-  const dropped = () => lost.abort(new UserError("the connection to the fleet database was lost, so another worker may take the stack"));
+  const dropped = () =>
+    lost.abort(new UserError("the connection to the fleet database was lost, so another worker may take the stack"));
   client.on("error", dropped);
   client.on("end", dropped);
   await client.connect();
@@ -172,20 +179,40 @@ export async function takeFence(connectionString: string, stack: string, run: { 
     await client.end().catch(() => undefined);
   };
   try {
-    const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS held", [`pulumi-mgmt-fleet:stack:${stack}`]);
+    const { rows } = await client.query<{ held: boolean }>(
+      "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS held",
+      [`pulumi-mgmt-fleet:stack:${stack}`],
+    );
     if (!rows[0].held) throw new FenceBusyError(`stack ${stack} is being updated by another fleet worker or driver`);
     // A run left open whose worker still lives lost only its fence connection (a network cut, a
     // database restart) and is stopping its update now: its Pulumi lock is not stale yet.
-    const { rows: openRuns } = await client.query<{ worker: string }>(`SELECT DISTINCT worker FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 AND ended_at IS NULL`, [stack]);
+    const { rows: openRuns } = await client.query<{ worker: string }>(
+      `SELECT DISTINCT worker FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 AND ended_at IS NULL`,
+      [stack],
+    );
     for (const { worker } of openRuns) {
-      if (!(await isDead(client, worker))) throw new FenceBusyError(`the last run of stack ${stack} (worker ${worker}) is still stopping`);
+      if (!(await isDead(client, worker)))
+        throw new FenceBusyError(`the last run of stack ${stack} (worker ${worker}) is still stopping`);
     }
-    const open = await client.query<{ id: string }>(`UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = 'interrupted', error = 'the worker died during the run' WHERE stack = $1 AND ended_at IS NULL RETURNING id`, [stack]);
-    const { rows: last } = await client.query<{ id: string; result: string; fence_lost: boolean }>(`SELECT id, result, fence_lost FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`, [stack]);
+    const open = await client.query<{ id: string }>(
+      `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = 'interrupted', error = 'the worker died during the run' WHERE stack = $1 AND ended_at IS NULL RETURNING id`,
+      [stack],
+    );
+    const { rows: last } = await client.query<{ id: string; result: string; fence_lost: boolean }>(
+      `SELECT id, result, fence_lost FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 ORDER BY id DESC LIMIT 1`,
+      [stack],
+    );
     const leftBehind = open.rows.map((r) => r.id);
-    if (last[0] && (last[0].result === "cancelled" || last[0].fence_lost) && !leftBehind.includes(last[0].id)) leftBehind.push(last[0].id);
-    const { rows: cli } = await client.query<{ host: string | null; cli_pids: number[] }>(`SELECT host, cli_pids FROM ${FLEET_SCHEMA}.runs WHERE id = ANY($1::bigint[])`, [leftBehind]);
-    const { rows: mine } = await client.query<{ id: string }>(`INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker, host) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker, hostname()]);
+    if (last[0] && (last[0].result === "cancelled" || last[0].fence_lost) && !leftBehind.includes(last[0].id))
+      leftBehind.push(last[0].id);
+    const { rows: cli } = await client.query<{ host: string | null; cli_pids: number[] }>(
+      `SELECT host, cli_pids FROM ${FLEET_SCHEMA}.runs WHERE id = ANY($1::bigint[])`,
+      [leftBehind],
+    );
+    const { rows: mine } = await client.query<{ id: string }>(
+      `INSERT INTO ${FLEET_SCHEMA}.runs (stack, action, job_id, attempt, worker, host) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [stack, run.action, run.jobId ?? null, run.attempt ?? 1, run.worker, hostname()],
+    );
     const id = mine[0].id;
     return {
       runId: id,
@@ -194,14 +221,24 @@ export async function takeFence(connectionString: string, stack: string, run: { 
       leftBehindCli: cli.map((r) => ({ host: r.host, pids: r.cli_pids })),
       lost: lost.signal,
       async recordCli(pids) {
-        await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET cli_pids = cli_pids || $2::int[] WHERE id = $1`, [id, pids]);
+        await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET cli_pids = cli_pids || $2::int[] WHERE id = $1`, [
+          id,
+          pids,
+        ]);
       },
       async note(text) {
         await client.query(`UPDATE ${FLEET_SCHEMA}.runs SET note = $2 WHERE id = $1`, [id, text ?? null]);
       },
       async end(record, abandon) {
         const text = `UPDATE ${FLEET_SCHEMA}.runs SET ended_at = clock_timestamp(), result = $2, error = $3, changes = $4, drift = $5, fence_lost = $6 WHERE id = $1`;
-        const values = [id, record.result, record.error ?? null, record.changes === undefined ? null : JSON.stringify(record.changes), record.drift === undefined ? null : JSON.stringify(record.drift), lost.signal.aborted];
+        const values = [
+          id,
+          record.result,
+          record.error ?? null,
+          record.changes === undefined ? null : JSON.stringify(record.changes),
+          record.drift === undefined ? null : JSON.stringify(record.drift),
+          lost.signal.aborted,
+        ];
         try {
           if (!lost.signal.aborted) return void (await client.query(text, values));
         } catch {

@@ -43,13 +43,20 @@ export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recov
 export async function convergeFenced(
   t: Tenant,
   o: FencedRunOptions,
-  hooks: { progress?: (line: string) => void; started?: (unfinished: boolean) => void; lost?: (why: string) => void; notice?: (line: string) => void } = {},
+  hooks: {
+    progress?: (line: string) => void;
+    started?: (unfinished: boolean) => void;
+    lost?: (why: string) => void;
+    notice?: (line: string) => void;
+  } = {},
 ): Promise<TenantResult> {
   const { database, worker, jobId, attempt, recover, signal, takeoverWaitMs, lockWaitMs, abandon, ...run } = o;
   const fence = await takeFence(database, tenantStack(t.id), { action: o.action, worker, jobId, attempt });
   let result: TenantResult;
   let over = false; // once the run is over, letting the fence go is no loss
-  fence.lost.addEventListener("abort", () => void (over || hooks.lost?.((fence.lost.reason as Error).message)), { once: true });
+  fence.lost.addEventListener("abort", () => void (over || hooks.lost?.((fence.lost.reason as Error).message)), {
+    once: true,
+  });
   try {
     hooks.started?.(fence.unfinished);
     const stop = AbortSignal.any([fence.lost, signal]);
@@ -57,11 +64,28 @@ export async function convergeFenced(
     // A dead run's CLI may still be writing this stack: nothing of it may run beside this one.
     await endLeftovers(database, fence.leftBehind, { waitMs: takeoverWaitMs ?? 60_000, notice, signal: stop });
     // Pulumi's lock: broken only when it names a dead run's host and CLI, else waited for.
-    const isDeadRunsOwn = (h: { hostname: string; pid: number }) => fence.leftBehindCli.some((r) => r.host === h.hostname && r.pids.includes(h.pid));
+    const isDeadRunsOwn = (h: { hostname: string; pid: number }) =>
+      fence.leftBehindCli.some((r) => r.host === h.hostname && r.pids.includes(h.pid));
     const started = Date.now();
-    const refusal = await settleStackLock({ backendUrl: database, project: TENANT_PROJECT, stack: t.id, isDeadRunsOwn, waitMs: lockWaitMs ?? 300_000, notice, note: (text) => fence.note(text), signal: stop });
+    const refusal = await settleStackLock({
+      backendUrl: database,
+      project: TENANT_PROJECT,
+      stack: t.id,
+      isDeadRunsOwn,
+      waitMs: lockWaitMs ?? 300_000,
+      notice,
+      note: (text) => fence.note(text),
+      signal: stop,
+    });
     if (refusal && !stop.aborted) {
-      result = { tenant: t.id, status: "failed", seconds: (Date.now() - started) / 1000, attempts: 1, error: refusal, transient: false };
+      result = {
+        tenant: t.id,
+        status: "failed",
+        seconds: (Date.now() - started) / 1000,
+        attempts: 1,
+        error: refusal,
+        transient: false,
+      };
     } else {
       // Each CLI's pid is recorded as it starts, so that a lock it leaves is provably this run's.
       const pidFile = path.join(run.workRoot, `.cli-pids-${t.id}`);
@@ -69,7 +93,19 @@ export async function convergeFenced(
       const pids = recordCliPids(pidFile, (found) => fence.recordCli(found));
       try {
         // Losing the fence's connection stops the run: another process may take the stack now.
-        result = await converge(t, { ...run, backendUrl: database, recover: fence.unfinished || !!recover, fenced: true, signal: stop, boundCli: true, envVars: { ...runEnv(database, fence.runId), [CLI_PIDS_ENV]: pidFile } }, hooks.progress);
+        result = await converge(
+          t,
+          {
+            ...run,
+            backendUrl: database,
+            recover: fence.unfinished || !!recover,
+            fenced: true,
+            signal: stop,
+            boundCli: true,
+            envVars: { ...runEnv(database, fence.runId), [CLI_PIDS_ENV]: pidFile },
+          },
+          hooks.progress,
+        );
       } finally {
         await pids.stop();
       }
@@ -81,6 +117,9 @@ export async function convergeFenced(
     throw err;
   }
   over = true;
-  await fence.end({ result: result.status, error: result.error, changes: result.changes, drift: result.drift }, abandon);
+  await fence.end(
+    { result: result.status, error: result.error, changes: result.changes, drift: result.drift },
+    abandon,
+  );
   return result;
 }

@@ -9,5 +9,14 @@ export { FenceBusyError, takeFence, type Fence } from "./fence";
 export { convergeFenced, type FencedRunOptions } from "./fencedRun";
 export { startFencedDriver, type FencedDriver, type FencedDriverOptions } from "./driver";
 export { shutdown, type Shutdown } from "./shutdown";
-export { settled, startWorker, status, submit, type FleetWorker, type SubmitOptions, type TenantStatus, type WorkerOptions } from "./queue";
+export {
+  settled,
+  startWorker,
+  status,
+  submit,
+  type FleetWorker,
+  type SubmitOptions,
+  type TenantStatus,
+  type WorkerOptions,
+} from "./queue";
 export { serviceFromEnv } from "./serviceEnv";

@@ -70,8 +70,11 @@ export async function endLeftovers(database: string, runIds: string[], o: Leftov
   if (left.length === 0) return;
   const clis = left.filter((p) => p.cli);
   if (clis.length > 0) {
-    o.notice(`the last run's Pulumi CLI is still running (pid ${clis.map((p) => p.pid).join(", ")}): waiting up to ${Math.round(o.waitMs / 1000)}s for it to finish`);
-    for (const end = Date.now() + o.waitMs; Date.now() < end && !o.signal?.aborted && find(markers).some((p) => p.cli); ) await abortableSleep(250, o.signal);
+    o.notice(
+      `the last run's Pulumi CLI is still running (pid ${clis.map((p) => p.pid).join(", ")}): waiting up to ${Math.round(o.waitMs / 1000)}s for it to finish`,
+    );
+    for (const end = Date.now() + o.waitMs; Date.now() < end && !o.signal?.aborted && find(markers).some((p) => p.cli);)
+      await abortableSleep(250, o.signal);
     if (o.signal?.aborted) return;
     left = find(markers);
   }
@@ -83,6 +86,8 @@ export async function endLeftovers(database: string, runIds: string[], o: Leftov
       // gone meanwhile
     }
   }
-  o.notice(`ended ${left.length} process${left.length === 1 ? "" : "es"} the last run left running (pid ${left.map((p) => p.pid).join(", ")})`);
+  o.notice(
+    `ended ${left.length} process${left.length === 1 ? "" : "es"} the last run left running (pid ${left.map((p) => p.pid).join(", ")})`,
+  );
   while (!o.signal?.aborted && left.some((p) => alive(p.pid))) await abortableSleep(50, o.signal);
 }

@@ -96,7 +96,9 @@ export class Liveness {
         } catch (err) {
           if (Date.now() - reported >= (this.options.reportEveryMs ?? 30_000)) {
             reported = Date.now();
-            this.log(`${this.where} is still unreachable after ${seconds(Date.now() - this.downSince!)} (${(err as Error).message}): retrying`);
+            this.log(
+              `${this.where} is still unreachable after ${seconds(Date.now() - this.downSince!)} (${(err as Error).message}): retrying`,
+            );
           }
           await abortableSleep(Math.min(1000 * attempt, 5000), this.stopSignal.signal);
         }
@@ -139,4 +141,7 @@ export class Liveness {
 const LOCK = "SELECT pg_advisory_lock(hashtextextended($1, 0))";
 
 /** 7s, 2m05s. */
-export const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, "0")}s`);
+export const seconds = (ms: number) =>
+  ms < 60_000
+    ? `${Math.round(ms / 1000)}s`
+    : `${Math.floor(ms / 60_000)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, "0")}s`;

@@ -16,7 +16,16 @@
  *   as failed with the engine's reason; only transient failures go back to the queue.
  */
 import { EventEmitter } from "node:events";
-import { makeWorkerUtils, run, Logger, type Job, type JobHelpers, type Runner, type Task, type WorkerEvents } from "graphile-worker";
+import {
+  makeWorkerUtils,
+  run,
+  Logger,
+  type Job,
+  type JobHelpers,
+  type Runner,
+  type Task,
+  type WorkerEvents,
+} from "graphile-worker";
 import type { MgmtConfig } from "../automation/stack";
 import type { Action } from "./converge";
 import { convergeFenced } from "./fencedRun";
@@ -59,7 +68,12 @@ export async function submit(tenants: Tenant[], o: SubmitOptions): Promise<strin
       const payload: Payload = { tenant, action };
       // A drift check is its own kind of job: it must not replace a converge still queued.
       const jobKey = `${action === "drift" ? "drift" : "tenant"}:${tenant.id}`;
-      const job = await utils.addJob(TASK, payload, { jobKey, jobKeyMode: "replace", queueName: `tenant:${tenant.id}`, maxAttempts: o.maxAttempts ?? 5 });
+      const job = await utils.addJob(TASK, payload, {
+        jobKey,
+        jobKeyMode: "replace",
+        queueName: `tenant:${tenant.id}`,
+        maxAttempts: o.maxAttempts ?? 5,
+      });
       ids.push(job.id);
     }
     return ids;
@@ -109,7 +123,8 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   const stopping = new AbortController();
   const active = new Set<Promise<void>>();
   const task: Task = (raw, helpers) => {
-    if (stopping.signal.aborted) return Promise.reject(new UserError("this worker is stopping: the job goes back to the queue"));
+    if (stopping.signal.aborted)
+      return Promise.reject(new UserError("this worker is stopping: the job goes back to the queue"));
     const run = runJob(raw, helpers);
     active.add(run);
     return run.finally(() => active.delete(run));
@@ -122,22 +137,50 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     await liveness.held(worker, signal);
     if (signal.aborted) throw new UserError("this worker is stopping: the job goes back to the queue");
     const started = (unfinished: boolean) => {
-      if (unfinished) log(`${tenant.id}: the last run did not finish (its worker died, or it was cancelled): breaking its lock if it is provably that run's, and importing its pending creates`);
+      if (unfinished)
+        log(
+          `${tenant.id}: the last run did not finish (its worker died, or it was cancelled): breaking its lock if it is provably that run's, and importing its pending creates`,
+        );
       log(`${tenant.id}: ${action} (attempt ${helpers.job.attempts} of ${helpers.job.max_attempts})`);
     };
-    const run = { database: o.database, worker, jobId: helpers.job.id, attempt: helpers.job.attempts, workRoot: o.workRoot, mgmt: o.mgmt, retries: 0, action, signal, passphrase: o.passphrase, abandon: o.abandon, lockWaitMs: o.lockWaitMs };
+    const run = {
+      database: o.database,
+      worker,
+      jobId: helpers.job.id,
+      attempt: helpers.job.attempts,
+      workRoot: o.workRoot,
+      mgmt: o.mgmt,
+      retries: 0,
+      action,
+      signal,
+      passphrase: o.passphrase,
+      abandon: o.abandon,
+      lockWaitMs: o.lockWaitMs,
+    };
     const lost = (why: string) => log(`${tenant.id}: ${why}: cancelling its update`);
     const notice = (line: string) => log(`${tenant.id}: ${line}`);
     const result = await convergeFenced(tenant, run, { started, lost, notice }).catch((err) => {
       if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);
       throw err;
     });
-    log(`${tenant.id}: ${result.error?.startsWith(result.status) ? result.error : `${result.status}${result.error ? `: ${result.error}` : ""}`} in ${result.seconds.toFixed(1)}s`);
+    log(
+      `${tenant.id}: ${result.error?.startsWith(result.status) ? result.error : `${result.status}${result.error ? `: ${result.error}` : ""}`} in ${result.seconds.toFixed(1)}s`,
+    );
     // Back to the queue (with backoff) only what another attempt can fix.
-    if ((result.status === "failed" && result.transient) || result.status === "cancelled") throw new UserError(result.error ?? result.status);
+    if ((result.status === "failed" && result.transient) || result.status === "cancelled")
+      throw new UserError(result.error ?? result.status);
   };
 
-  const runner: Runner = await run({ connectionString: o.database, concurrency: o.concurrency, taskList: { [TASK]: task }, noHandleSignals: true, logger: quiet, events, pollInterval: 1000, crontab: "" });
+  const runner: Runner = await run({
+    connectionString: o.database,
+    concurrency: o.concurrency,
+    taskList: { [TASK]: task },
+    noHandleSignals: true,
+    logger: quiet,
+    events,
+    pollInterval: 1000,
+    crontab: "",
+  });
   const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
   // One look at a time: confirming a worker dead takes longer than the interval (fence.ts, isDead).
   let reaping: Promise<void> | undefined;
@@ -164,12 +207,18 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
 
 function parsePayload(raw: unknown): Payload {
   const p = raw as Partial<Payload>;
-  if (!p || (p.action !== "converge" && p.action !== "destroy" && p.action !== "drift")) throw new UserError(`job payload: action must be converge, destroy or drift, got ${JSON.stringify(p?.action)}`);
+  if (!p || (p.action !== "converge" && p.action !== "destroy" && p.action !== "drift"))
+    throw new UserError(`job payload: action must be converge, destroy or drift, got ${JSON.stringify(p?.action)}`);
   return { tenant: checkTenants([p.tenant], "job payload")[0], action: p.action };
 }
 
 /** Unlocks the jobs of workers whose process is gone, so that the living finish them. */
-async function reap(o: WorkerOptions, liveness: Liveness, forceUnlock: (ids: string[]) => Promise<void>, log: (line: string) => void): Promise<void> {
+async function reap(
+  o: WorkerOptions,
+  liveness: Liveness,
+  forceUnlock: (ids: string[]) => Promise<void>,
+  log: (line: string) => void,
+): Promise<void> {
   const client = fleetClient(o.database);
   await client.connect();
   try {
@@ -211,12 +260,30 @@ export async function status(database: string): Promise<TenantStatus[]> {
   const client = fleetClient(database);
   await client.connect();
   try {
-    const hasQueue = (await client.query("SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS ok")).rows[0].ok as boolean;
+    const hasQueue = (await client.query("SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS ok")).rows[0]
+      .ok as boolean;
     const jobs = hasQueue
-      ? (await client.query<Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & { queue_name: string }>(`SELECT key, queue_name, attempts, max_attempts, last_error, locked_by FROM graphile_worker.jobs WHERE task_identifier = $1`, [TASK])).rows
+      ? (
+          await client.query<
+            Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & { queue_name: string }
+          >(
+            `SELECT key, queue_name, attempts, max_attempts, last_error, locked_by FROM graphile_worker.jobs WHERE task_identifier = $1`,
+            [TASK],
+          )
+        ).rows
       : [];
     const runs = (
-      await client.query<{ stack: string; action: string; result: string | null; error: string | null; seconds: number | null; attempt: number; worker: string; drift: TenantStatus["drift"] | null; note: string | null }>(
+      await client.query<{
+        stack: string;
+        action: string;
+        result: string | null;
+        error: string | null;
+        seconds: number | null;
+        attempt: number;
+        worker: string;
+        drift: TenantStatus["drift"] | null;
+        note: string | null;
+      }>(
         `SELECT DISTINCT ON (stack) stack, action, result, error, extract(epoch FROM ended_at - started_at)::float AS seconds, attempt, worker, drift, note FROM ${FLEET_SCHEMA}.runs WHERE stack LIKE $1 ORDER BY stack, id DESC`,
         [`${TENANT_PROJECT}/%`],
       )
@@ -224,7 +291,17 @@ export async function status(database: string): Promise<TenantStatus[]> {
     const byTenant = new Map<string, TenantStatus>();
     for (const r of runs) {
       const tenant = r.stack.slice(TENANT_PROJECT.length + 1);
-      byTenant.set(tenant, { tenant, state: r.result ?? "running", action: r.action, attempts: r.attempt, ...(r.seconds !== null ? { seconds: r.seconds } : {}), ...(r.error ? { error: r.error } : {}), ...(r.drift ? { drift: r.drift } : {}), ...(r.note && r.result === null ? { note: r.note } : {}), worker: r.worker });
+      byTenant.set(tenant, {
+        tenant,
+        state: r.result ?? "running",
+        action: r.action,
+        attempts: r.attempt,
+        ...(r.seconds !== null ? { seconds: r.seconds } : {}),
+        ...(r.error ? { error: r.error } : {}),
+        ...(r.drift ? { drift: r.drift } : {}),
+        ...(r.note && r.result === null ? { note: r.note } : {}),
+        worker: r.worker,
+      });
     }
     // A tenant's jobs, the one that says most first: running, then queued, then failed for good.
     const rank = (j: (typeof jobs)[number]) => (j.locked_by ? 0 : j.attempts < j.max_attempts ? 1 : 2);
@@ -267,7 +344,14 @@ export interface Progress {
  * done). `progress` hears each change of the counts, and the same counts again every `remindMs`
  * while nothing changes, so that a wait is never silent.
  */
-export async function settled(database: string, tenants: string[], pollMs = 1000, signal?: AbortSignal, progress?: (p: Progress) => void, remindMs = 15_000): Promise<void> {
+export async function settled(
+  database: string,
+  tenants: string[],
+  pollMs = 1000,
+  signal?: AbortSignal,
+  progress?: (p: Progress) => void,
+  remindMs = 15_000,
+): Promise<void> {
   const wanted = new Set(tenants);
   let last = "";
   let said = 0;

@@ -30,7 +30,8 @@ export interface Shutdown {
  * only by a signal or its own end keeps converging, silently.
  */
 export function shutdown(o: { graceMs?: number; log: (line: string) => void }): Shutdown {
-  for (const stream of [process.stdout, process.stderr]) if (stream.listenerCount("error") === 0) stream.on("error", () => undefined);
+  for (const stream of [process.stdout, process.stderr])
+    if (stream.listenerCount("error") === 0) stream.on("error", () => undefined);
   const cancel = new AbortController();
   const abandon = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -38,7 +39,9 @@ export function shutdown(o: { graceMs?: number; log: (line: string) => void }): 
     if (abandon.signal.aborted) return;
     clearTimeout(timer);
     const killed = killTree(process.pid, false);
-    o.log(`${why}: stopping now${killed.length ? ` (ended ${killed.length} Pulumi process${killed.length === 1 ? "" : "es"})` : ""}; the next run recovers what was left`);
+    o.log(
+      `${why}: stopping now${killed.length ? ` (ended ${killed.length} Pulumi process${killed.length === 1 ? "" : "es"})` : ""}; the next run recovers what was left`,
+    );
     cancel.abort(new UserError(why));
     abandon.abort(new UserError(why));
   };
@@ -48,7 +51,9 @@ export function shutdown(o: { graceMs?: number; log: (line: string) => void }): 
     request(why) {
       if (cancel.signal.aborted) return now(`${why} again`);
       const grace = o.graceMs ?? Infinity;
-      o.log(`${why}: cancelling the running updates (${Number.isFinite(grace) ? `for good in ${Math.round(grace / 1000)}s, or` : "for good"} at a second signal)`);
+      o.log(
+        `${why}: cancelling the running updates (${Number.isFinite(grace) ? `for good in ${Math.round(grace / 1000)}s, or` : "for good"} at a second signal)`,
+      );
       cancel.abort();
       if (!Number.isFinite(grace)) return;
       timer = setTimeout(() => now(`the running updates did not stop within ${Math.round(grace / 1000)}s`), grace);

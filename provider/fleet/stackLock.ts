@@ -17,7 +17,12 @@ import { abortableSleep, fleetClient } from "./fence";
 import { seconds } from "./liveness";
 
 /** What Pulumi writes in a lock (the DIY backend's lockContent). */
-const LockContent = z.object({ pid: z.number().int(), username: z.string(), hostname: z.string(), timestamp: z.string() });
+const LockContent = z.object({
+  pid: z.number().int(),
+  username: z.string(),
+  hostname: z.string(),
+  timestamp: z.string(),
+});
 export type LockHolder = z.infer<typeof LockContent>;
 
 /** The postgres:// backend keeps every file as a row whose data is {"data": "<base64 of its bytes>"}. */
@@ -35,21 +40,39 @@ export const describeHolder = (h: LockHolder) => `${h.username}@${h.hostname} (p
 const parse = (where: string, text: string): StackLock => {
   const holder = LockContent.safeParse(JSON.parse(text));
   // A lock of an unknown shape is still a lock: held by nobody known, so never provably stale.
-  return { where, holder: holder.success ? holder.data : { pid: -1, username: "unknown", hostname: "unknown", timestamp: "unknown" } };
+  return {
+    where,
+    holder: holder.success ? holder.data : { pid: -1, username: "unknown", hostname: "unknown", timestamp: "unknown" },
+  };
 };
 
 /**
  * The locks of `project/stack` in a postgres:// or file:// backend; undefined for a backend whose
  * locks cannot be read from here (s3://, Pulumi Cloud, ...).
  */
-export async function readStackLocks(backendUrl: string, project: string, stack: string): Promise<StackLock[] | undefined> {
+export async function readStackLocks(
+  backendUrl: string,
+  project: string,
+  stack: string,
+): Promise<StackLock[] | undefined> {
   if (/^postgres(ql)?:\/\//.test(backendUrl)) {
     const client = fleetClient(backendUrl);
     await client.connect();
     try {
       if (!(await client.query("SELECT to_regclass('pulumi_state') IS NOT NULL AS ok")).rows[0].ok) return [];
-      const { rows } = await client.query<{ key: string; data: unknown }>("SELECT key, data FROM pulumi_state WHERE key LIKE $1", [`%.pulumi/locks/%/${project}/${stack}/%.json`]);
-      return rows.map((r) => parse(r.key, Buffer.from(PostgresFile.parse(typeof r.data === "string" ? JSON.parse(r.data) : r.data).data, "base64").toString("utf8")));
+      const { rows } = await client.query<{ key: string; data: unknown }>(
+        "SELECT key, data FROM pulumi_state WHERE key LIKE $1",
+        [`%.pulumi/locks/%/${project}/${stack}/%.json`],
+      );
+      return rows.map((r) =>
+        parse(
+          r.key,
+          Buffer.from(
+            PostgresFile.parse(typeof r.data === "string" ? JSON.parse(r.data) : r.data).data,
+            "base64",
+          ).toString("utf8"),
+        ),
+      );
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -61,7 +84,8 @@ export async function readStackLocks(backendUrl: string, project: string, stack:
     for (const org of readdirSync(locks)) {
       const dir = path.join(locks, org, project, stack);
       if (!existsSync(dir)) continue;
-      for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) found.push(parse(path.join(dir, name), readFileSync(path.join(dir, name), "utf8")));
+      for (const name of readdirSync(dir).filter((n) => n.endsWith(".json")))
+        found.push(parse(path.join(dir, name), readFileSync(path.join(dir, name), "utf8")));
     }
     return found;
   }
@@ -115,7 +139,9 @@ export async function settleStackLock(o: SettleOptions): Promise<string | undefi
           continue;
         }
         await deleteStackLock(o.backendUrl, lock);
-        o.notice(`broke the stale Pulumi lock of stack ${stackName} left by a run that is over (${describeHolder(lock.holder)})`);
+        o.notice(
+          `broke the stale Pulumi lock of stack ${stackName} left by a run that is over (${describeHolder(lock.holder)})`,
+        );
       }
       if (others.length === 0) return undefined;
       const holder = others.map((l) => describeHolder(l.holder)).join(", ");
@@ -123,7 +149,9 @@ export async function settleStackLock(o: SettleOptions): Promise<string | undefi
         return `Pulumi's lock of stack ${stackName} is held by ${holder}, not by a run of the fleet: waited ${seconds(o.waitMs)}; let that update finish, or run \`pulumi cancel --stack ${o.stack}\` once sure its process is gone`;
       }
       if (waitingFor !== holder) {
-        o.notice(`Pulumi's lock of stack ${stackName} is held by ${holder}, not by a run of the fleet: waiting up to ${seconds(waitingFor === undefined ? o.waitMs : Math.max(0, until - Date.now()))} for it to be released (never broken)`);
+        o.notice(
+          `Pulumi's lock of stack ${stackName} is held by ${holder}, not by a run of the fleet: waiting up to ${seconds(waitingFor === undefined ? o.waitMs : Math.max(0, until - Date.now()))} for it to be released (never broken)`,
+        );
         waitingFor = holder;
         await o.note?.(`waiting for Pulumi's lock, held by ${holder}`);
       }

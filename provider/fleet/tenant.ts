@@ -23,9 +23,13 @@ const oneOf = <const T extends readonly [string, ...string[]]>(allowed: T) =>
 const TenantEntry = z.object(
   {
     /** Stack name and index name prefix: lowercase letters, digits and '-'. */
-    id: z.string({ error: (issue) => `must be 1 to 40 lowercase letters, digits and '-', got ${JSON.stringify(issue.input)}` }).regex(ID, {
-      error: (issue) => `must be 1 to 40 lowercase letters, digits and '-', got ${JSON.stringify(issue.input)}`,
-    }),
+    id: z
+      .string({
+        error: (issue) => `must be 1 to 40 lowercase letters, digits and '-', got ${JSON.stringify(issue.input)}`,
+      })
+      .regex(ID, {
+        error: (issue) => `must be 1 to 40 lowercase letters, digits and '-', got ${JSON.stringify(issue.input)}`,
+      }),
     plan: oneOf(["free", "payg"]).default("free"),
     searchRegion: oneOf(["eu-west-1", "us-central1"]).default("eu-west-1"),
     messagingRegion: oneOf(["eu-central-1", "us-east-1"]).default("eu-central-1"),
@@ -34,7 +38,10 @@ const TenantEntry = z.object(
     // Only the shape: the values are checked by FlowControlKey itself, naming the field, and a
     // part it does not know is kept for it to name.
     pin: z
-      .looseObject({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() }, { error: "must be an object of parallelism, rate and period" })
+      .looseObject(
+        { parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() },
+        { error: "must be an object of parallelism, rate and period" },
+      )
       .optional(),
   },
   { error: "must be an object" },
@@ -71,7 +78,10 @@ export function checkTenants(raw: unknown, file: string): Tenant[] {
     const [index, field] = issue.path;
     if (typeof index !== "number") return `${file}: ${issue.message}`;
     const entry: unknown = Array.isArray(raw) ? raw[index] : undefined;
-    const id = typeof entry === "object" && entry !== null && "id" in entry && typeof entry.id === "string" ? ` (${entry.id})` : "";
+    const id =
+      typeof entry === "object" && entry !== null && "id" in entry && typeof entry.id === "string"
+        ? ` (${entry.id})`
+        : "";
     return `${file}[${index}]${id}: ${field === undefined ? "" : `${issue.path.slice(1).map(String).join(".")}: `}${issue.message}`;
   });
   throw new UserError(problems.join("; "));

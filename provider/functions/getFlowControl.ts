@@ -17,7 +17,9 @@ export type GetFlowControlResult = FlowControlInfo;
 
 /** One flow control key, read from the region-less address. */
 export async function getFlowControl(args: GetFlowControlArgs): Promise<GetFlowControlResult> {
-  return programClient().flowControl(args).get(validArg("getFlowControl", "key", flowControlKey, args.key));
+  return programClient()
+    .flowControl(args)
+    .get(validArg("getFlowControl", "key", flowControlKey, args.key));
 }
 
 /** A secret token keeps the result secret, as Pulumi does for anything computed from a secret. */

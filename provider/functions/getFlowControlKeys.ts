@@ -17,11 +17,14 @@ export interface GetFlowControlKeysOutputArgs {
 export type GetFlowControlKeysResult = FlowControlInfo[];
 
 export async function getFlowControlKeys(args: GetFlowControlKeysArgs = {}): Promise<GetFlowControlKeysResult> {
-  const token = args.token ?? (args.region !== undefined ? (await getMessagingAccount({ region: args.region })).token : undefined);
+  const token =
+    args.token ?? (args.region !== undefined ? (await getMessagingAccount({ region: args.region })).token : undefined);
   return programClient().flowControl({ token }).list();
 }
 
 /** Secret when the token is: as Pulumi does for anything computed from a secret. */
-export function getFlowControlKeysOutput(args: GetFlowControlKeysOutputArgs = {}): pulumi.Output<GetFlowControlKeysResult> {
+export function getFlowControlKeysOutput(
+  args: GetFlowControlKeysOutputArgs = {},
+): pulumi.Output<GetFlowControlKeysResult> {
   return pulumi.all([args.token, args.region]).apply(([token, region]) => getFlowControlKeys({ token, region }));
 }

@@ -17,6 +17,8 @@ export async function getGlobalParallelism(args: GetGlobalParallelismArgs = {}):
 }
 
 /** A secret token keeps the result secret. */
-export function getGlobalParallelismOutput(args: GetGlobalParallelismOutputArgs = {}): pulumi.Output<GetGlobalParallelismResult> {
+export function getGlobalParallelismOutput(
+  args: GetGlobalParallelismOutputArgs = {},
+): pulumi.Output<GetGlobalParallelismResult> {
   return pulumi.output(args.token).apply((token) => getGlobalParallelism({ token }));
 }

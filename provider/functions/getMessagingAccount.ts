@@ -24,15 +24,25 @@ export type GetMessagingAccountResult = MessagingAccount;
 export async function getMessagingAccount(args: GetMessagingAccountArgs): Promise<GetMessagingAccountResult> {
   if (args.id !== undefined) {
     const record = await ifFound(programClient().messagingAccounts.get(args.id));
-    if (!record) throw new UserError(`getMessagingAccount: id: no messaging account "${args.id}" for this user (getMessagingAccounts() lists them)`);
+    if (!record)
+      throw new UserError(
+        `getMessagingAccount: id: no messaging account "${args.id}" for this user (getMessagingAccounts() lists them)`,
+      );
     return camelize(record);
   }
   const { region, type } = args;
   if (!region || !(MESSAGING_REGIONS as readonly string[]).includes(region)) {
-    throw new UserError(`getMessagingAccount: give id, or region (one of ${MESSAGING_REGIONS.join(", ")}), got ${region === undefined ? "neither" : `region "${region}"`}`);
+    throw new UserError(
+      `getMessagingAccount: give id, or region (one of ${MESSAGING_REGIONS.join(", ")}), got ${region === undefined ? "neither" : `region "${region}"`}`,
+    );
   }
-  const found = (await getMessagingAccounts()).find((a) => a.region === region && !a.deletionTime && (!type || a.type === type));
-  if (!found) throw new UserError(`getMessagingAccount: no active messaging account in ${region}${type ? ` of type ${type}` : ""} for this user`);
+  const found = (await getMessagingAccounts()).find(
+    (a) => a.region === region && !a.deletionTime && (!type || a.type === type),
+  );
+  if (!found)
+    throw new UserError(
+      `getMessagingAccount: no active messaging account in ${region}${type ? ` of type ${type}` : ""} for this user`,
+    );
   return found;
 }
 
@@ -40,6 +50,12 @@ export async function getMessagingAccount(args: GetMessagingAccountArgs): Promis
  * One account as a secret Output: the usual way to feed `MessagingControls` its region and
  * token.
  */
-export function getMessagingAccountOutput(args: GetMessagingAccountOutputArgs): pulumi.Output<GetMessagingAccountResult> {
-  return pulumi.secret(pulumi.all([args.id, args.region, args.type]).apply(([id, region, type]) => getMessagingAccount({ id, region, type })));
+export function getMessagingAccountOutput(
+  args: GetMessagingAccountOutputArgs,
+): pulumi.Output<GetMessagingAccountResult> {
+  return pulumi.secret(
+    pulumi
+      .all([args.id, args.region, args.type])
+      .apply(([id, region, type]) => getMessagingAccount({ id, region, type })),
+  );
 }

@@ -17,11 +17,15 @@ export interface GetMessagingAccountStatsOutputArgs {
 export type GetMessagingAccountStatsResult = MessagingAccountStats;
 
 /** One messaging account's usage over a period. */
-export async function getMessagingAccountStats(args: GetMessagingAccountStatsArgs): Promise<GetMessagingAccountStatsResult> {
+export async function getMessagingAccountStats(
+  args: GetMessagingAccountStatsArgs,
+): Promise<GetMessagingAccountStatsResult> {
   const id = validArg("getMessagingAccountStats", "id", z.string().min(1, "must not be empty"), args.id);
   return programClient().messagingAccounts.stats(id, periodArg("getMessagingAccountStats", args.period));
 }
 
-export function getMessagingAccountStatsOutput(args: GetMessagingAccountStatsOutputArgs): pulumi.Output<GetMessagingAccountStatsResult> {
+export function getMessagingAccountStatsOutput(
+  args: GetMessagingAccountStatsOutputArgs,
+): pulumi.Output<GetMessagingAccountStatsResult> {
   return pulumi.all([args.id, args.period]).apply(([id, p]) => getMessagingAccountStats({ id, period: p }));
 }

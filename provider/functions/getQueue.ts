@@ -19,10 +19,14 @@ export type GetQueueResult = QueueRecord;
 /** One queue; fails naming the queue when it does not exist. */
 export async function getQueue(args: GetQueueArgs): Promise<GetQueueResult> {
   const name = validArg("getQueue", "name", queueName, args.name);
-  return programClient().queues({ region: validArg("getQueue", "region", messagingRegion, args.region), token: args.token }).get(name);
+  return programClient()
+    .queues({ region: validArg("getQueue", "region", messagingRegion, args.region), token: args.token })
+    .get(name);
 }
 
 /** A secret token keeps the result secret. */
 export function getQueueOutput(args: GetQueueOutputArgs): pulumi.Output<GetQueueResult> {
-  return pulumi.all([args.region, args.name, args.token]).apply(([region, name, token]) => getQueue({ region, name, token }));
+  return pulumi
+    .all([args.region, args.name, args.token])
+    .apply(([region, name, token]) => getQueue({ region, name, token }));
 }

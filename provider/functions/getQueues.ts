@@ -16,7 +16,9 @@ export type GetQueuesResult = QueueRecord[];
 
 /** Every queue of the account in `region`, with its lag. */
 export async function getQueues(args: GetQueuesArgs): Promise<GetQueuesResult> {
-  return programClient().queues({ region: validArg("getQueues", "region", messagingRegion, args.region), token: args.token }).list();
+  return programClient()
+    .queues({ region: validArg("getQueues", "region", messagingRegion, args.region), token: args.token })
+    .list();
 }
 
 /** A secret token keeps the result secret. */

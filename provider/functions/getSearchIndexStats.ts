@@ -18,9 +18,14 @@ export type GetSearchIndexStatsResult = SearchIndexStats;
 
 /** One index's usage over a period. */
 export async function getSearchIndexStats(args: GetSearchIndexStatsArgs): Promise<GetSearchIndexStatsResult> {
-  return programClient().searchIndexes.stats(validArg("getSearchIndexStats", "id", z.string().min(1, "must not be empty"), args.id), periodArg("getSearchIndexStats", args.period));
+  return programClient().searchIndexes.stats(
+    validArg("getSearchIndexStats", "id", z.string().min(1, "must not be empty"), args.id),
+    periodArg("getSearchIndexStats", args.period),
+  );
 }
 
-export function getSearchIndexStatsOutput(args: GetSearchIndexStatsOutputArgs): pulumi.Output<GetSearchIndexStatsResult> {
+export function getSearchIndexStatsOutput(
+  args: GetSearchIndexStatsOutputArgs,
+): pulumi.Output<GetSearchIndexStatsResult> {
   return pulumi.all([args.id, args.period]).apply(([id, p]) => getSearchIndexStats({ id, period: p }));
 }

@@ -11,5 +11,10 @@ export function validArg<T>(fn: string, field: string, schema: z.ZodType<T>, val
 
 /** The `period` of the statistics functions. */
 export function periodArg(fn: string, value: unknown): StatsPeriod | undefined {
-  return validArg(fn, "period", z.enum(STATS_PERIODS, { error: `must be one of ${STATS_PERIODS.join(", ")}` }).optional(), value);
+  return validArg(
+    fn,
+    "period",
+    z.enum(STATS_PERIODS, { error: `must be one of ${STATS_PERIODS.join(", ")}` }).optional(),
+    value,
+  );
 }

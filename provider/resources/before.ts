@@ -29,12 +29,17 @@ export class Absent {
  * check fails, so a preview fails where the up would. A failed read is left to the create, which
  * reads again and reports it.
  */
-export async function withBefore<B>(result: pulumi.dynamic.CheckResult, olds: Record<string, unknown> | undefined, read: () => Promise<B | Absent | undefined>): Promise<pulumi.dynamic.CheckResult> {
+export async function withBefore<B>(
+  result: pulumi.dynamic.CheckResult,
+  olds: Record<string, unknown> | undefined,
+  read: () => Promise<B | Absent | undefined>,
+): Promise<pulumi.dynamic.CheckResult> {
   if (result.failures?.length) return result;
   if (!isNewResource(olds)) return { ...result, inputs: asRecorded(result.inputs ?? {}, olds!) };
   try {
     const before = await read();
-    if (before instanceof Absent) return { inputs: result.inputs, failures: [{ property: before.property, reason: before.reason }] };
+    if (before instanceof Absent)
+      return { inputs: result.inputs, failures: [{ property: before.property, reason: before.reason }] };
     return before === undefined ? result : { inputs: { ...result.inputs, before } };
   } catch (err) {
     // A token of another region's account: the preview fails, naming both regions (messagingCalls.ts).
@@ -52,7 +57,8 @@ export function regionFailureOf(err: unknown): pulumi.dynamic.CheckFailure | und
 }
 
 /** A resource imported by recovery: its inputs with `before`, and nothing a create wrote yet. */
-export const isRecovered = (props: { before?: unknown; managedBy?: string }) => props.before !== undefined && props.managedBy === undefined;
+export const isRecovered = (props: { before?: unknown; managedBy?: string }) =>
+  props.before !== undefined && props.managedBy === undefined;
 
 /** Inputs the providers add for themselves; a user never declares them. */
 const INTERNAL_INPUTS = ["before", "resourceName"] as const;

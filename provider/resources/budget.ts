@@ -51,7 +51,8 @@ export function budgetProvider<R extends { budget?: number }, I extends BudgetFi
   const { kind, what, idField, listedBy } = target.names;
   const listKey = `${what}s`;
   const label = (id: string) => `the budget of ${what} "${id}"`;
-  const noSuchObject = (id: string) => `${what} "${id}" not found for this user: check ${idField} (${listedBy} lists them)`;
+  const noSuchObject = (id: string) =>
+    `${what} "${id}" not found for this user: check ${idField} (${listedBy} lists them)`;
   /** The budget as the not-found rule sees it (believeGone): gone, unless other credentials are asking. */
   const managedBudget = (client: MgmtClient, id: string, managedBy: string | undefined): ManagedObject => ({
     what: label(id),
@@ -77,7 +78,13 @@ export function budgetProvider<R extends { budget?: number }, I extends BudgetFi
       const result = checkWithSettings(Inputs, news, ["management"]);
       // Not yet validated: the id may be missing, of another type, or unknown at preview.
       const id: unknown = target.idIn(news);
-      const conflict = claim(kind, idField, id, news.resourceName, `the budget of ${what} "${id}": a ${what} has one budget`);
+      const conflict = claim(
+        kind,
+        idField,
+        id,
+        news.resourceName,
+        `the budget of ${what} "${id}": a ${what} has one budget`,
+      );
       if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
       return withBefore(result, olds, async () => {
         if (isUnknown(id)) return undefined;
@@ -101,7 +108,15 @@ export function budgetProvider<R extends { budget?: number }, I extends BudgetFi
       const previous = before?.budget ?? current(record);
       recordTakeover(target.takeover(id));
       if (previous !== wanted) await setBudget(client, id, wanted);
-      return { id, outs: target.outputs(record, { budget: wanted, previousBudget: previous, budgetSet: wanted, managedBy: managementIdentity(client.settings) }) };
+      return {
+        id,
+        outs: target.outputs(record, {
+          budget: wanted,
+          previousBudget: previous,
+          budgetSet: wanted,
+          managedBy: managementIdentity(client.settings),
+        }),
+      };
     },
 
     async read(id, stored) {
@@ -114,8 +129,15 @@ export function budgetProvider<R extends { budget?: number }, I extends BudgetFi
       }
       const now = current(record);
       // Imported by recovery (before.ts): the interrupted create set the budget only if the declared value is in place.
-      const [previous, set] = isRecovered(props) ? [props.before!.budget, now === props.budget ? props.budget : props.before!.budget] : [props.previousBudget, props.budgetSet];
-      const outs = target.outputs(record, { budget: now, previousBudget: previous, budgetSet: set, managedBy: managementIdentity(client.settings) });
+      const [previous, set] = isRecovered(props)
+        ? [props.before!.budget, now === props.budget ? props.budget : props.before!.budget]
+        : [props.previousBudget, props.budgetSet];
+      const outs = target.outputs(record, {
+        budget: now,
+        previousBudget: previous,
+        budgetSet: set,
+        managedBy: managementIdentity(client.settings),
+      });
       return { id, props: outs, inputs: readInputs<O>(target.inputsOf(id, now)) };
     },
 
@@ -130,7 +152,9 @@ export function budgetProvider<R extends { budget?: number }, I extends BudgetFi
           throw err instanceof ApiError ? err.about(`${label(id)} could not be set to ${news.budget}`) : err;
         });
       }
-      return { outs: { ...olds, budget: news.budget, budgetSet: news.budget, managedBy: managementIdentity(client.settings) } };
+      return {
+        outs: { ...olds, budget: news.budget, budgetSet: news.budget, managedBy: managementIdentity(client.settings) },
+      };
     },
 
     async delete(id, props: O) {

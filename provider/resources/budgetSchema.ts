@@ -22,7 +22,8 @@ export const budgetFields = (budget: z.ZodType<number>) => ({
 });
 
 /** The id input's schema: a non-empty string. */
-export const objectId = (what: string) => z.string({ error: "must be a string" }).min(1, `must not be empty (give a ${what} id)`);
+export const objectId = (what: string) =>
+  z.string({ error: "must be a string" }).min(1, `must not be empty (give a ${what} id)`);
 
 /** What a budget records beside the object's fields. */
 export interface BudgetState {

@@ -15,12 +15,21 @@ const claims = (): Map<string, string> => processState("claims", () => new Map<s
  * Claims `objectId` for `resourceName` under `kind` (the resource type); a failure on `property`
  * when another resource holds it. `what` completes "both set <what>".
  */
-export function claim(kind: string, property: string, objectId: unknown, resourceName: unknown, what: string): pulumi.dynamic.CheckFailure | undefined {
+export function claim(
+  kind: string,
+  property: string,
+  objectId: unknown,
+  resourceName: unknown,
+  what: string,
+): pulumi.dynamic.CheckFailure | undefined {
   if (typeof resourceName !== "string" || typeof objectId !== "string" || isUnknown(objectId)) return undefined;
   const key = `${kind}\u0000${objectId}`;
   const other = claims().get(key);
   if (other !== undefined && other !== resourceName) {
-    return { property, reason: `${kind} "${resourceName}" and ${kind} "${other}" both set ${what}: declare one ${kind} per ${property === "accountId" ? "account" : "object"}` };
+    return {
+      property,
+      reason: `${kind} "${resourceName}" and ${kind} "${other}" both set ${what}: declare one ${kind} per ${property === "accountId" ? "account" : "object"}`,
+    };
   }
   claims().set(key, resourceName);
   return undefined;

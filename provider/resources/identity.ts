@@ -39,7 +39,8 @@ interface Rotations {
   /** Old token to new, in memory only: a delete later in the run must not send a revoked token. */
   tokens: Map<string, string>;
 }
-const rotations = (): Rotations => processState<Rotations>("rotatedThisRun", () => ({ identities: new Map(), tokens: new Map() }));
+const rotations = (): Rotations =>
+  processState<Rotations>("rotatedThisRun", () => ({ identities: new Map(), tokens: new Map() }));
 
 /** This run replaced `oldToken` by `newToken` (one account's). */
 export function recordRotation(oldToken: string, newToken: string): void {
@@ -60,10 +61,12 @@ function latest(map: Map<string, string>, start: string): string {
 }
 
 /** The token this run rotated `token` into, if it did; else `token` itself. */
-export const latestToken = (token: string | undefined): string | undefined => (token === undefined ? undefined : latest(rotations().tokens, token));
+export const latestToken = (token: string | undefined): string | undefined =>
+  token === undefined ? undefined : latest(rotations().tokens, token);
 
 /** The identity this run rotated `identity` into, if it did; else `identity` itself. */
-export const latestIdentity = (identity: string | undefined): string | undefined => (identity === undefined ? undefined : latest(rotations().identities, identity));
+export const latestIdentity = (identity: string | undefined): string | undefined =>
+  identity === undefined ? undefined : latest(rotations().identities, identity);
 
 function rotatedInto(recorded: string, current: string): boolean {
   return recorded !== current && latest(rotations().identities, recorded) === current;
@@ -111,7 +114,12 @@ export function believeGone({ what, managedBy, asking, settings }: ManagedObject
  * a token of another account reaches that account's object of the same name, not this one, so a
  * change of identity is refused like any other, unless mgmt:movedFrom says it is on purpose.
  */
-export function assertSameIdentity(what: string, recorded: string | undefined, current: string, settings: Settings): void {
+export function assertSameIdentity(
+  what: string,
+  recorded: string | undefined,
+  current: string,
+  settings: Settings,
+): void {
   if (isSameOrMoved(recorded, current, settings)) return;
   throw new IdentityMismatchError(
     `${what} is managed by ${recorded}, but this run would act with ${current}: nothing was sent, ` +

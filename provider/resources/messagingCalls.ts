@@ -22,7 +22,12 @@ export interface ActionTargetArgs {
   token?: pulumi.Input<string>;
 }
 
-export async function act<T>(what: string, action: string, inputs: { region: MessagingRegion }, call: () => Promise<T>): Promise<T> {
+export async function act<T>(
+  what: string,
+  action: string,
+  inputs: { region: MessagingRegion },
+  call: () => Promise<T>,
+): Promise<T> {
   try {
     return await call();
   } catch (err) {
@@ -53,7 +58,11 @@ export async function act<T>(what: string, action: string, inputs: { region: Mes
  * one, by one read at the declared region's address (for a resource whose check reads nothing
  * else there). Other failures are left to the up, which reports them on the call that fails.
  */
-export async function regionProblem(client: MgmtClient, what: string, target: { region: MessagingRegion; token?: string }): Promise<pulumi.dynamic.CheckFailure | undefined> {
+export async function regionProblem(
+  client: MgmtClient,
+  what: string,
+  target: { region: MessagingRegion; token?: string },
+): Promise<pulumi.dynamic.CheckFailure | undefined> {
   try {
     await act(what, "check the token of", target, () => client.flowControl(target).globalParallelism());
     return undefined;
@@ -66,7 +75,8 @@ export const keyLabel = (key: string) => `flow control key "${key}"`;
 export const queueLabel = (queue: string) => `queue "${queue}"`;
 
 /** A trigger value this resource has not acted on yet. */
-export const isNewTrigger = (value: string | number | undefined, last: string | number | undefined) => value !== undefined && value !== last;
+export const isNewTrigger = (value: string | number | undefined, last: string | number | undefined) =>
+  value !== undefined && value !== last;
 
 /** The fingerprint of the token a call will use (the resource's own, else mgmt:messagingToken): how a run's takeovers name a key or queue. */
 export function tokenIdentityOf(client: MgmtClient, token: string | undefined): string {

@@ -48,23 +48,51 @@ export class MessagingControls extends pulumi.ComponentResource {
   constructor(name: string, args: MessagingControlsArgs, opts?: pulumi.ComponentResourceOptions) {
     validateArgs(name, args);
     // Before the component is registered: a malformed or missing setting then leaves nothing half-declared.
-    checkProgramSettings([...(args.flowControlKeys?.length ? ["flowControlKey" as const] : []), ...(args.queues?.length ? ["messagingQueue" as const] : [])], args.token);
+    checkProgramSettings(
+      [
+        ...(args.flowControlKeys?.length ? ["flowControlKey" as const] : []),
+        ...(args.queues?.length ? ["messagingQueue" as const] : []),
+      ],
+      args.token,
+    );
     super("mgmt:index:MessagingControls", name, {}, opts);
     const target = { region: args.region, token: args.token };
     const child = { parent: this };
-    this.keys = (args.flowControlKeys ?? []).map((spec) => new FlowControlKey(`${name}-key-${spec.key}`, { ...target, ...spec }, child));
-    this.queues = (args.queues ?? []).map((spec) => new MessagingQueue(`${name}-queue-${spec.name}`, { ...target, ...spec }, child));
+    this.keys = (args.flowControlKeys ?? []).map(
+      (spec) => new FlowControlKey(`${name}-key-${spec.key}`, { ...target, ...spec }, child),
+    );
+    this.queues = (args.queues ?? []).map(
+      (spec) => new MessagingQueue(`${name}-queue-${spec.name}`, { ...target, ...spec }, child),
+    );
 
     this.keyStates = pulumi
       .all(this.keys.map((k) => pulumi.all([k.key, k.paused, k.waitListSize, k.lastResetTrigger, k.pin])))
-      .apply((rows) => Object.fromEntries(rows.map(([key, paused, waitListSize, last, pin]) => [key, withoutUndefined({ paused, waitListSize, lastResetTrigger: last, pin })])));
-    this.waitListSizes = this.keyStates.apply((states) => Object.fromEntries(Object.entries(states).map(([k, s]) => [k, s.waitListSize])));
+      .apply((rows) =>
+        Object.fromEntries(
+          rows.map(([key, paused, waitListSize, last, pin]) => [
+            key,
+            withoutUndefined({ paused, waitListSize, lastResetTrigger: last, pin }),
+          ]),
+        ),
+      );
+    this.waitListSizes = this.keyStates.apply((states) =>
+      Object.fromEntries(Object.entries(states).map(([k, s]) => [k, s.waitListSize])),
+    );
     this.queueStates = pulumi
       .all(this.queues.map((q) => pulumi.all([q.queue, q.parallelism, q.paused, q.lag, q.lastResumeTrigger])))
       .apply((rows) =>
-        Object.fromEntries(rows.map(([queue, parallelism, paused, lag, last]) => [queue, withoutUndefined({ parallelism, paused, lag, lastResumeTrigger: last })])),
+        Object.fromEntries(
+          rows.map(([queue, parallelism, paused, lag, last]) => [
+            queue,
+            withoutUndefined({ parallelism, paused, lag, lastResumeTrigger: last }),
+          ]),
+        ),
       );
-    this.registerOutputs({ waitListSizes: this.waitListSizes, keyStates: this.keyStates, queueStates: this.queueStates });
+    this.registerOutputs({
+      waitListSizes: this.waitListSizes,
+      keyStates: this.keyStates,
+      queueStates: this.queueStates,
+    });
   }
 }
 
@@ -76,20 +104,25 @@ function validateArgs(name: string, args: MessagingControlsArgs): void {
   const check = (path: string, schema: z.ZodType, value: unknown) => {
     if (!plain(value)) return;
     const result = schema.safeParse(value);
-    if (!result.success) problems.push(...result.error.issues.map((i) => `${[path, ...i.path.map(String)].join(".")}: ${i.message}`));
+    if (!result.success)
+      problems.push(...result.error.issues.map((i) => `${[path, ...i.path.map(String)].join(".")}: ${i.message}`));
   };
   check("region", region, args.region);
   check("token", token, args.token);
   const seen = { flowControlKeys: new Set<string>(), queues: new Set<string>() };
   (args.flowControlKeys ?? []).forEach((k, i) => {
-    for (const [field, schema] of Object.entries(flowControlKeyFields)) check(`flowControlKeys[${i}].${field}`, schema, k[field as keyof FlowControlKeySpec]);
+    for (const [field, schema] of Object.entries(flowControlKeyFields))
+      check(`flowControlKeys[${i}].${field}`, schema, k[field as keyof FlowControlKeySpec]);
     if (seen.flowControlKeys.has(k.key)) problems.push(`flowControlKeys: "${k.key}" is listed twice`);
     seen.flowControlKeys.add(k.key);
   });
   (args.queues ?? []).forEach((q, i) => {
-    for (const [field, schema] of Object.entries(queueFields)) check(`queues[${i}].${field}`, schema, q[field as keyof QueueSpec]);
+    for (const [field, schema] of Object.entries(queueFields))
+      check(`queues[${i}].${field}`, schema, q[field as keyof QueueSpec]);
     if (q.resumeTrigger !== undefined && (q.paused !== undefined || q.parallelism !== undefined)) {
-      problems.push(`queues[${i}].resumeTrigger: only for a queue whose state this stack does not declare (no paused, no parallelism); with paused declared, set paused: false to resume`);
+      problems.push(
+        `queues[${i}].resumeTrigger: only for a queue whose state this stack does not declare (no paused, no parallelism); with paused declared, set paused: false to resume`,
+      );
     }
     if (seen.queues.has(q.name)) problems.push(`queues: "${q.name}" is listed twice`);
     seen.queues.add(q.name);

@@ -6,7 +6,9 @@ import { configure } from "../runtime";
  * serializedProvider.ts): the implementation's methods plus `configure`, as plain properties, so
  * that the module's exports object is itself the provider.
  */
-export function permanentModule<I, O>(impl: pulumi.dynamic.ResourceProvider<I, O>): pulumi.dynamic.ResourceProvider<I, O> {
+export function permanentModule<I, O>(
+  impl: pulumi.dynamic.ResourceProvider<I, O>,
+): pulumi.dynamic.ResourceProvider<I, O> {
   return {
     configure,
     check: impl.check,

@@ -6,7 +6,8 @@
 import type { Api } from "../api/endpoints";
 
 /** The providers, by the name of their module under `internal/providers/` (permanent: serializedProvider.ts). */
-export type ProviderName = "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue" | "messagingAccount" | "databaseBudget";
+export type ProviderName =
+  "searchIndex" | "messagingBudget" | "flowControlKey" | "messagingQueue" | "messagingAccount" | "databaseBudget";
 
 /** The APIs each resource's calls go to: the settings it cannot do without follow (its provider's check asks the same). */
 export const PROVIDER_APIS: Record<ProviderName, readonly Api[]> = {

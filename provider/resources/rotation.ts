@@ -11,7 +11,8 @@ export const tokenRotation = z
   .min(1, "must not be empty (leave tokenRotation out to rotate nothing)");
 
 /** Whether an update must rotate: a value is given that differs from the one last acted on. */
-export const rotationDue = (recorded: string | undefined, wanted: string | undefined): boolean => wanted !== undefined && wanted !== recorded;
+export const rotationDue = (recorded: string | undefined, wanted: string | undefined): boolean =>
+  wanted !== undefined && wanted !== recorded;
 
 const ROTATE_ATTEMPTS = 3;
 
@@ -21,14 +22,21 @@ const ROTATE_ATTEMPTS = 3;
  * read before: changed, the rotation happened; unchanged, it surely did not, and is sent again.
  * `before` is the token as read just before; returns the rotation's answer when there was one.
  */
-export async function rotateOnce<T>(before: string, currentToken: () => Promise<string>, rotate: () => Promise<T>): Promise<T | undefined> {
+export async function rotateOnce<T>(
+  before: string,
+  currentToken: () => Promise<string>,
+  rotate: () => Promise<T>,
+): Promise<T | undefined> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await rotate();
     } catch (err) {
       if (!(err instanceof ApiError && err.isAmbiguous)) throw err;
       if ((await currentToken()) !== before) return undefined;
-      if (attempt >= ROTATE_ATTEMPTS) throw err.about(`not rotated after ${attempt} attempts, each answered ambiguously and followed by a read that found the old token`);
+      if (attempt >= ROTATE_ATTEMPTS)
+        throw err.about(
+          `not rotated after ${attempt} attempts, each answered ambiguously and followed by a read that found the old token`,
+        );
     }
   }
 }

@@ -28,8 +28,6 @@ import { PROVIDER_APIS, type ProviderName } from "./providerApis";
 import { programSettings } from "./programClient";
 import { forwardingClosure } from "./forwardingClosure";
 
-
-
 const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
 
 /**

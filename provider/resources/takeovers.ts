@@ -50,5 +50,9 @@ export function recordTakeover(ref: ObjectRef): void {
  */
 export function takenOverThisRun(ref: ObjectRef): boolean {
   if (table().has(keyOf(ref))) return true;
-  return "identity" in ref && ref.identity !== undefined && table().has(keyOf({ ...ref, identity: latestIdentity(ref.identity) }));
+  return (
+    "identity" in ref &&
+    ref.identity !== undefined &&
+    table().has(keyOf({ ...ref, identity: latestIdentity(ref.identity) }))
+  );
 }

@@ -34,14 +34,17 @@ export interface Acting {
 }
 
 export const accountIdentity = (account: { id: string; region: string }) => `account:${account.id}@${account.region}`;
-const isAccountIdentity = (identity: string | undefined): identity is string => identity?.startsWith("account:") === true;
+const isAccountIdentity = (identity: string | undefined): identity is string =>
+  identity?.startsWith("account:") === true;
 const accountIdOf = (identity: string) => identity.slice("account:".length, identity.lastIndexOf("@"));
 
 /** Management credentials are configured: the accounts list can be read. */
-export const canListAccounts = (s: Settings) => s.baseUrl !== undefined && s.username !== undefined && s.password !== undefined;
+export const canListAccounts = (s: Settings) =>
+  s.baseUrl !== undefined && s.username !== undefined && s.password !== undefined;
 
 /** The token's fingerprint as recorded: its own field, or the identity itself in state from before accounts were recorded. */
-const recordedFingerprint = (r: RecordedIdentity) => r.tokenFingerprint ?? (isAccountIdentity(r.managedBy) ? undefined : r.managedBy);
+const recordedFingerprint = (r: RecordedIdentity) =>
+  r.tokenFingerprint ?? (isAccountIdentity(r.managedBy) ? undefined : r.managedBy);
 
 interface Listed {
   lists: Map<string, Promise<MessagingAccountRecord[]>>;
@@ -82,7 +85,12 @@ async function accountOfToken(client: MgmtClient, token: string): Promise<Messag
  * which reaches the recorded object. A recorded fingerprint (state from before accounts were
  * recorded) of this very token is its account's: the account is recorded in place.
  */
-export async function actingWith(client: MgmtClient, what: string, recorded: RecordedIdentity, declared: string | undefined): Promise<Acting> {
+export async function actingWith(
+  client: MgmtClient,
+  what: string,
+  recorded: RecordedIdentity,
+  declared: string | undefined,
+): Promise<Acting> {
   const given = declared ?? requireSetting(client.settings, "messagingToken", "authenticate to the messaging API");
   const fingerprint = tokenIdentity(given);
   const sameToken = fingerprint === recordedFingerprint(recorded);
@@ -99,14 +107,22 @@ export async function actingWith(client: MgmtClient, what: string, recorded: Rec
   if (isAccountIdentity(recorded.managedBy) && client.settings.movedFrom !== recorded.managedBy) {
     const id = accountIdOf(recorded.managedBy);
     const current = (await accounts(client, true)).find((a) => a.id === id);
-    if (current) return { token: current.token, managedBy: recorded.managedBy, tokenFingerprint: tokenIdentity(current.token) };
+    if (current)
+      return { token: current.token, managedBy: recorded.managedBy, tokenFingerprint: tokenIdentity(current.token) };
   }
   return byFingerprint(client, what, recorded, declared, fingerprint);
 }
 
 /** The account cannot be told (no management credentials, or a token of no account of this user's): the fingerprint guard. */
-function byFingerprint(client: MgmtClient, what: string, recorded: RecordedIdentity, declared: string | undefined, fingerprint: string): Acting {
-  if (fingerprint === recordedFingerprint(recorded) && recorded.managedBy !== undefined) return { token: declared, managedBy: recorded.managedBy, tokenFingerprint: fingerprint };
+function byFingerprint(
+  client: MgmtClient,
+  what: string,
+  recorded: RecordedIdentity,
+  declared: string | undefined,
+  fingerprint: string,
+): Acting {
+  if (fingerprint === recordedFingerprint(recorded) && recorded.managedBy !== undefined)
+    return { token: declared, managedBy: recorded.managedBy, tokenFingerprint: fingerprint };
   assertSameIdentity(what, recorded.managedBy, fingerprint, client.settings);
   return { token: declared, managedBy: fingerprint, tokenFingerprint: fingerprint };
 }
@@ -116,7 +132,12 @@ function byFingerprint(client: MgmtClient, what: string, recorded: RecordedIdent
  * recorded; a changed token is looked up as `actingWith` does. A token not known yet (a preview
  * of a rotation) is checked at `up`.
  */
-export async function assertSameAccount(client: MgmtClient, what: string, recorded: RecordedIdentity, declared: string | undefined): Promise<void> {
+export async function assertSameAccount(
+  client: MgmtClient,
+  what: string,
+  recorded: RecordedIdentity,
+  declared: string | undefined,
+): Promise<void> {
   const given = declared ?? client.settings.messagingToken;
   if (given === undefined || isUnknown(given) || tokenIdentity(given) === recordedFingerprint(recorded)) return;
   if (isSameOrMoved(recorded.managedBy, tokenIdentity(given), client.settings)) return;
@@ -128,8 +149,20 @@ export async function assertSameAccount(client: MgmtClient, what: string, record
  * found to act with instead: it was revoked. One line with the way on, never "another account":
  * a rotation is the likely cause. Any other error is returned as it is.
  */
-export function revokedTokenError(err: unknown, what: string, region: string, acting: Acting, recorded: RecordedIdentity, settings: Settings): unknown {
-  if (!(err instanceof UnauthorizedError) || err.tokenRegion || acting.tokenFingerprint !== recordedFingerprint(recorded)) return err;
+export function revokedTokenError(
+  err: unknown,
+  what: string,
+  region: string,
+  acting: Acting,
+  recorded: RecordedIdentity,
+  settings: Settings,
+): unknown {
+  if (
+    !(err instanceof UnauthorizedError) ||
+    err.tokenRegion ||
+    acting.tokenFingerprint !== recordedFingerprint(recorded)
+  )
+    return err;
   const identity = recorded.managedBy ?? acting.managedBy;
   const automatic = canListAccounts(settings)
     ? ""
@@ -144,4 +177,6 @@ export function revokedTokenError(err: unknown, what: string, region: string, ac
 
 /** The identity a "not found" is judged under (identity.ts believeGone): the recorded one while the run acts with the token it recorded (the same token is the same account). */
 export const judgedAs = (acting: Acting, recorded: RecordedIdentity): string =>
-  acting.tokenFingerprint === recordedFingerprint(recorded) && recorded.managedBy !== undefined ? recorded.managedBy : acting.managedBy;
+  acting.tokenFingerprint === recordedFingerprint(recorded) && recorded.managedBy !== undefined
+    ? recorded.managedBy
+    : acting.managedBy;

@@ -62,7 +62,9 @@ export function schemaFor(schema: z.ZodObject, unknownKeys: ReadonlySet<string>)
   let partial = bySet.get(key);
   if (!partial) {
     // The schema with each unknown field made optional (an unknown value is absent from what is parsed).
-    const optional = Object.fromEntries([...unknownKeys].filter((k) => k in schema.shape).map((k) => [k, schema.shape[k].optional()]));
+    const optional = Object.fromEntries(
+      [...unknownKeys].filter((k) => k in schema.shape).map((k) => [k, schema.shape[k].optional()]),
+    );
     bySet.set(key, (partial = schema.extend(optional)));
   }
   return partial;
@@ -85,7 +87,12 @@ export function settingsFailures(apis: readonly Api[], token?: unknown): pulumi.
 }
 
 /** `checkWith`, plus the settings the resource's calls need. */
-export function checkWithSettings<T extends z.ZodObject>(schema: T, news: Record<string, unknown>, apis: readonly Api[], token?: unknown): pulumi.dynamic.CheckResult {
+export function checkWithSettings<T extends z.ZodObject>(
+  schema: T,
+  news: Record<string, unknown>,
+  apis: readonly Api[],
+  token?: unknown,
+): pulumi.dynamic.CheckResult {
   const result = checkWith(schema, news);
   const failures = [...settingsFailures(apis, token), ...(result.failures ?? [])];
   return failures.length > 0 ? { inputs: result.inputs, failures } : result;

@@ -54,7 +54,13 @@ describe("search indexes (endpoints 1-3, assumed rename and delete)", () => {
   test("create, get, list, rename and delete answer the documented shapes", async () => {
     const created = await alice.searchIndexes.create({ name: "docs", region: "eu-west-1", type: "free" });
     expect(SearchIndexRecord.strict().safeParse(created).success).toBe(true); // every documented field, nothing else
-    expect(created).toMatchObject({ name: "docs", region: "eu-west-1", type: "free", customer_id: "alice@emulator.local", integration_email: "" });
+    expect(created).toMatchObject({
+      name: "docs",
+      region: "eu-west-1",
+      type: "free",
+      customer_id: "alice@emulator.local",
+      integration_email: "",
+    });
     const got = await alice.searchIndexes.get(created.id);
     expect(got.id).toBe(created.id);
     expect(got.throughput_vector![0].x).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \+0000 UTC$/);
@@ -69,7 +75,10 @@ describe("search indexes (endpoints 1-3, assumed rename and delete)", () => {
     [{ name: "", region: "eu-west-1", type: "free" }, /name: must not be empty/],
     [{ name: "a b", region: "eu-west-1", type: "free" }, /name: may contain only letters, digits, '-' and '_'/],
     [{ name: "x".repeat(65), region: "eu-west-1", type: "free" }, /name: must be at most 64 characters/],
-    [{ name: "ok", region: "eu-north-9", type: "free" }, /region: Invalid option: expected one of "eu-west-1"\|"us-central1"/],
+    [
+      { name: "ok", region: "eu-north-9", type: "free" },
+      /region: Invalid option: expected one of "eu-west-1"\|"us-central1"/,
+    ],
     [{ name: "ok", region: "eu-west-1", type: "gold" }, /type: Invalid option/],
     [{ name: "ok", region: "eu-west-1", type: "fixed" }, /^fixed plan is not available$/],
     [{ name: "ok", type: "free" }, /region: Invalid option/],
@@ -77,7 +86,10 @@ describe("search indexes (endpoints 1-3, assumed rename and delete)", () => {
   ])("create refuses %j with 400", async (body, message) => {
     const res = await request(`${emu.baseUrl}/v2/search`, {
       method: "POST",
-      headers: { authorization: `Basic ${Buffer.from(`alice:${emu.users[0].password}`).toString("base64")}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Basic ${Buffer.from(`alice:${emu.users[0].password}`).toString("base64")}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify(body),
     });
     expect(res.statusCode).toBe(400);
@@ -86,7 +98,9 @@ describe("search indexes (endpoints 1-3, assumed rename and delete)", () => {
   });
 
   test("the client validates a create body before sending it", async () => {
-    await expect(alice.searchIndexes.create({ name: "a/b", region: "eu-west-1", type: "free" })).rejects.toThrow(/may contain only/);
+    await expect(alice.searchIndexes.create({ name: "a/b", region: "eu-west-1", type: "free" })).rejects.toThrow(
+      /may contain only/,
+    );
     expect(emu.requests()).toEqual([]);
   });
 
@@ -99,15 +113,23 @@ describe("search indexes (endpoints 1-3, assumed rename and delete)", () => {
 
   test("names are unique per user: 409 for alice, while bob may use the same name", async () => {
     const first = await alice.searchIndexes.create({ name: "dup", region: "eu-west-1", type: "free" });
-    expect((await failure(alice.searchIndexes.create({ name: "dup", region: "us-central1", type: "free" }))).status).toBe(409);
+    expect(
+      (await failure(alice.searchIndexes.create({ name: "dup", region: "us-central1", type: "free" }))).status,
+    ).toBe(409);
     await alice.searchIndexes.create({ name: "other", region: "eu-west-1", type: "free" });
     expect((await failure(alice.searchIndexes.rename(first.id, "other"))).status).toBe(409);
-    await expect(bob.searchIndexes.create({ name: "dup", region: "eu-west-1", type: "free" })).resolves.toMatchObject({ name: "dup" });
+    await expect(bob.searchIndexes.create({ name: "dup", region: "eu-west-1", type: "free" })).resolves.toMatchObject({
+      name: "dup",
+    });
   });
 
   test("another user's index is a 404, never a hint that it exists", async () => {
     const mine = await alice.searchIndexes.create({ name: "private", region: "eu-west-1", type: "free" });
-    for (const call of [bob.searchIndexes.get(mine.id), bob.searchIndexes.rename(mine.id, "x"), bob.searchIndexes.delete(mine.id)]) {
+    for (const call of [
+      bob.searchIndexes.get(mine.id),
+      bob.searchIndexes.rename(mine.id, "x"),
+      bob.searchIndexes.delete(mine.id),
+    ]) {
       const err = await failure(call);
       expect(err.status).toBe(404);
       expect(err.serviceMessage).toMatch(/not found/);
@@ -126,7 +148,9 @@ describe("search indexes (endpoints 1-3, assumed rename and delete)", () => {
 
   test("the placement override deploys a requested region elsewhere", async () => {
     emu.emulator.placement["us-central1"] = "eu-west-1";
-    expect((await alice.searchIndexes.create({ name: "moved", region: "us-central1", type: "free" })).region).toBe("eu-west-1");
+    expect((await alice.searchIndexes.create({ name: "moved", region: "us-central1", type: "free" })).region).toBe(
+      "eu-west-1",
+    );
   });
 });
 
@@ -173,7 +197,13 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     const account = seed(id);
     const info = await alice.flowControl({ token }).get("tenant:42");
     expect(FlowControlInfo.safeParse(info).success).toBe(true);
-    expect(info).toMatchObject({ flowControlKey: "tenant:42", waitListSize: 17, isPaused: false, isPinnedParallelism: false, isPinnedRate: false });
+    expect(info).toMatchObject({
+      flowControlKey: "tenant:42",
+      waitListSize: 17,
+      isPaused: false,
+      isPinnedParallelism: false,
+      isPinnedRate: false,
+    });
     await alice.flowControl({ region: "eu-central-1", token }).resetRate("tenant:42");
     await alice.flowControl({ region: "eu-central-1", token }).pause("tenant:42");
     await alice.flowControl({ region: "eu-central-1", token }).pause("tenant:42"); // pausing a paused key changes nothing
@@ -201,11 +231,19 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
       [alice.flowControl({ region: "eu-central-1", token }).resetRate(""), 400, /flow control key must not be empty/],
       [alice.flowControl({ region: "eu-central-1", token }).pause("a b"), 400, /may contain only/],
       [alice.queues({ region: "eu-central-1", token }).resume(".."), 400, /must not be '\.' or '\.\.'/],
-      [alice.flowControl({ region: "eu-central-1", token }).resetRate("unknown"), 404, /flow control key unknown not found/],
+      [
+        alice.flowControl({ region: "eu-central-1", token }).resetRate("unknown"),
+        404,
+        /flow control key unknown not found/,
+      ],
       [alice.flowControl({ region: "eu-central-1", token }).pause("unknown"), 404, /not found/],
       [alice.queues({ region: "eu-central-1", token }).resume("unknown"), 404, /queue unknown not found/],
       [alice.flowControl({ token }).get("unknown"), 404, /not found/],
-      [alice.flowControl({ region: "us-east-1", token }).resetRate("tenant:42"), 401, /^user not found in this region$/],
+      [
+        alice.flowControl({ region: "us-east-1", token }).resetRate("tenant:42"),
+        401,
+        /^user not found in this region$/,
+      ],
       [alice.flowControl({ region: "eu-central-1", token: "not-a-token" }).resetRate("tenant:42"), 401, /unauthorized/],
     ];
     for (const [call, status, message] of cases) {
@@ -213,7 +251,9 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
       expect([err.status, err.serviceMessage]).toEqual([status, expect.stringMatching(message)]);
       expect(err.message).not.toContain(token);
     }
-    const unauthorized = await failure(alice.flowControl({ region: "eu-central-1", token: "not-a-token" }).resetRate("tenant:42"));
+    const unauthorized = await failure(
+      alice.flowControl({ region: "eu-central-1", token: "not-a-token" }).resetRate("tenant:42"),
+    );
     expect(unauthorized.message).toMatch(/check the messaging token/);
   });
 
@@ -221,12 +261,30 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     const { id, token } = aliceAccount("eu-central-1");
     const account = seed(id);
     account.keys["tenant:42"].carried = { parallelism: 3, rate: 50, period: 60 };
-    expect(await alice.flowControl({ token }).get("tenant:42")).toMatchObject({ parallelismMax: 3, rateMax: 50, ratePeriod: 60, isPinnedParallelism: false, isPinnedRate: false });
+    expect(await alice.flowControl({ token }).get("tenant:42")).toMatchObject({
+      parallelismMax: 3,
+      rateMax: 50,
+      ratePeriod: 60,
+      isPinnedParallelism: false,
+      isPinnedRate: false,
+    });
     await alice.flowControl({ region: "eu-central-1", token }).pin("tenant:42", { parallelism: 5, rate: 100 });
-    expect(await alice.flowControl({ token }).get("tenant:42")).toMatchObject({ parallelismMax: 5, rateMax: 100, ratePeriod: 60, rateCount: 0, isPinnedParallelism: true, isPinnedRate: true });
+    expect(await alice.flowControl({ token }).get("tenant:42")).toMatchObject({
+      parallelismMax: 5,
+      rateMax: 100,
+      ratePeriod: 60,
+      rateCount: 0,
+      isPinnedParallelism: true,
+      isPinnedRate: true,
+    });
     expect(account.keys["tenant:42"]).toMatchObject({ pins: 1, rateResets: 1 });
     await alice.flowControl({ region: "eu-central-1", token }).unpin("tenant:42", { rate: true });
-    expect(await alice.flowControl({ token }).get("tenant:42")).toMatchObject({ parallelismMax: 5, rateMax: 50, isPinnedParallelism: true, isPinnedRate: false });
+    expect(await alice.flowControl({ token }).get("tenant:42")).toMatchObject({
+      parallelismMax: 5,
+      rateMax: 50,
+      isPinnedParallelism: true,
+      isPinnedRate: false,
+    });
     await alice.flowControl({ region: "eu-central-1", token }).unpin("tenant:42", { parallelism: true });
     expect(account.keys["tenant:42"].pinned).toBeUndefined();
     expect(emu.requests({ method: "POST" }).map((r) => r.path)).toEqual([
@@ -236,34 +294,71 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     ]);
     // Pin without any part, unpin without any part: 400 naming what to give.
     const noPart = await failure(alice.flowControl({ region: "eu-central-1", token }).pin("tenant:42", {}));
-    expect([noPart.status, noPart.serviceMessage]).toEqual([400, expect.stringMatching(/at least one of parallelism, rate, period/)]);
-    expect((await failure(alice.flowControl({ region: "eu-central-1", token }).unpin("tenant:42", {}))).status).toBe(400);
+    expect([noPart.status, noPart.serviceMessage]).toEqual([
+      400,
+      expect.stringMatching(/at least one of parallelism, rate, period/),
+    ]);
+    expect((await failure(alice.flowControl({ region: "eu-central-1", token }).unpin("tenant:42", {}))).status).toBe(
+      400,
+    );
     // A key that never carried a message: pinning creates it (contract); unpinning it first is a 404.
-    expect((await failure(alice.flowControl({ region: "eu-central-1", token }).unpin("unknown", { rate: true }))).status).toBe(404);
+    expect(
+      (await failure(alice.flowControl({ region: "eu-central-1", token }).unpin("unknown", { rate: true }))).status,
+    ).toBe(404);
     await alice.flowControl({ region: "eu-central-1", token }).pin("unknown", { rate: 1 });
-    expect(await alice.flowControl({ token }).get("unknown")).toMatchObject({ flowControlKey: "unknown", waitListSize: 0, rateMax: 1, isPinnedRate: true });
+    expect(await alice.flowControl({ token }).get("unknown")).toMatchObject({
+      flowControlKey: "unknown",
+      waitListSize: 0,
+      rateMax: 1,
+      isPinnedRate: true,
+    });
 
     // The spec's two fields only, spelled `waitlistSize` by some answers: read the same way.
-    expect(FlowControlInfo.parse({ flowControlKey: "k", waitlistSize: 4 })).toEqual({ flowControlKey: "k", waitListSize: 4 });
+    expect(FlowControlInfo.parse({ flowControlKey: "k", waitlistSize: 4 })).toEqual({
+      flowControlKey: "k",
+      waitListSize: 4,
+    });
     emu.emulator.controls.flowControlReport = "documented";
-    expect(await alice.flowControl({ token }).get("tenant:42")).toEqual({ flowControlKey: "tenant:42", waitListSize: 17 });
+    expect(await alice.flowControl({ token }).get("tenant:42")).toEqual({
+      flowControlKey: "tenant:42",
+      waitListSize: 17,
+    });
 
     // Global parallelism: a field left out when 0 reads as 0.
     account.queues = {};
-    expect(await alice.flowControl({ token }).globalParallelism()).toEqual({ parallelismMax: 1000, parallelismCount: 0 });
+    expect(await alice.flowControl({ token }).globalParallelism()).toEqual({
+      parallelismMax: 1000,
+      parallelismCount: 0,
+    });
     account.queues.q = { paused: false, resumes: 0, parallelism: 4 };
-    expect(await alice.flowControl({ token }).globalParallelism()).toEqual({ parallelismMax: 1000, parallelismCount: 4 });
+    expect(await alice.flowControl({ token }).globalParallelism()).toEqual({
+      parallelismMax: 1000,
+      parallelismCount: 4,
+    });
   });
 
   test("additions: queue upsert, get, list, pause, delete, and the 412 queue limit", async () => {
     const { id, token } = aliceAccount("eu-central-1");
     const account = seed(id);
-    await alice.queues({ region: "eu-central-1", token }).upsert({ queueName: "orders", parallelism: 3, paused: false });
-    expect(await alice.queues({ region: "eu-central-1", token }).get("orders")).toMatchObject({ name: "orders", parallelism: 3, paused: false, lag: 0 });
+    await alice
+      .queues({ region: "eu-central-1", token })
+      .upsert({ queueName: "orders", parallelism: 3, paused: false });
+    expect(await alice.queues({ region: "eu-central-1", token }).get("orders")).toMatchObject({
+      name: "orders",
+      parallelism: 3,
+      paused: false,
+      lag: 0,
+    });
     await alice.queues({ region: "eu-central-1", token }).upsert({ queueName: "orders", parallelism: 2, paused: true });
     await alice.queues({ region: "eu-central-1", token }).pause("orders"); // pausing a paused queue changes nothing
-    expect(await alice.queues({ region: "eu-central-1", token }).get("orders")).toMatchObject({ parallelism: 2, paused: true });
-    expect((await alice.queues({ region: "eu-central-1", token }).list()).map((q) => q.name).sort()).toEqual(["emails.v1", "orders"]);
+    expect(await alice.queues({ region: "eu-central-1", token }).get("orders")).toMatchObject({
+      parallelism: 2,
+      paused: true,
+    });
+    expect((await alice.queues({ region: "eu-central-1", token }).list()).map((q) => q.name).sort()).toEqual([
+      "emails.v1",
+      "orders",
+    ]);
     await alice.queues({ region: "eu-central-1", token }).delete("orders");
     expect((await failure(alice.queues({ region: "eu-central-1", token }).get("orders"))).status).toBe(404);
     expect((await failure(alice.queues({ region: "eu-central-1", token }).delete("orders"))).status).toBe(404);
@@ -277,9 +372,13 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     expect(account.queues["emails.v1"]).toMatchObject({ parallelism: 1, paused: false });
 
     account.record.max_queues = 1;
-    const full = await failure(alice.queues({ region: "eu-central-1", token }).upsert({ queueName: "another", parallelism: 1, paused: false }));
+    const full = await failure(
+      alice.queues({ region: "eu-central-1", token }).upsert({ queueName: "another", parallelism: 1, paused: false }),
+    );
     expect([full.status, full.serviceMessage]).toEqual([412, expect.stringMatching(/queue limit reached/)]);
-    await alice.queues({ region: "eu-central-1", token }).upsert({ queueName: "emails.v1", parallelism: 2, paused: false }); // existing: no new queue
+    await alice
+      .queues({ region: "eu-central-1", token })
+      .upsert({ queueName: "emails.v1", parallelism: 2, paused: false }); // existing: no new queue
     expect((await failure(alice.queues({ region: "us-east-1", token }).get("emails.v1"))).status).toBe(401);
   });
 
@@ -299,7 +398,9 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     const err = await failure(alice.flowControl({ region: "us-east-1", token }).get("tenant:42"));
     expect(err).toBeInstanceOf(UnauthorizedError);
     expect(err.serviceMessage).toBe("user not found in this region");
-    expect(err.message).toBe("GET /v2/flowControl/tenant%3A42 failed: 401: the token is of an account in eu-central-1, not us-east-1, and a token is valid only in its account's region");
+    expect(err.message).toBe(
+      "GET /v2/flowControl/tenant%3A42 failed: 401: the token is of an account in eu-central-1, not us-east-1, and a token is valid only in its account's region",
+    );
     expect((err as UnauthorizedError).tokenRegion).toBe("eu-central-1");
     // The refused read, then one read at the other region's address: nothing else.
     expect(emu.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
@@ -307,7 +408,13 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
       "GET /regional/eu-central-1/v2/globalParallelism 200",
     ]);
     // A token valid nowhere is not given a region.
-    expect(((await failure(alice.flowControl({ region: "us-east-1", token: "not-a-token" }).get("tenant:42"))) as UnauthorizedError).tokenRegion).toBeUndefined();
+    expect(
+      (
+        (await failure(
+          alice.flowControl({ region: "us-east-1", token: "not-a-token" }).get("tenant:42"),
+        )) as UnauthorizedError
+      ).tokenRegion,
+    ).toBeUndefined();
   });
 
   test("another user's token cannot see this account's keys", async () => {
@@ -321,9 +428,15 @@ describe("flow control keys and queues (endpoints 6-9, assumed lift of a pause)"
     // Each read is one request for one segment, which the service refuses as a key name: not a read of another path.
     for (const key of ["../x", "a/b"]) {
       const refused = await failure(alice.flowControl({ token }).get(key));
-      expect([refused.status, refused.serviceMessage]).toEqual([400, "invalid flow control key: flow control key may contain only letters, digits, '-', '_', '.' and ':'"]);
+      expect([refused.status, refused.serviceMessage]).toEqual([
+        400,
+        "invalid flow control key: flow control key may contain only letters, digits, '-', '_', '.' and ':'",
+      ]);
     }
-    expect(emu.requests().map((r) => r.path)).toEqual(["/messaging/v2/flowControl/..%2Fx", "/messaging/v2/flowControl/a%2Fb"]);
+    expect(emu.requests().map((r) => r.path)).toEqual([
+      "/messaging/v2/flowControl/..%2Fx",
+      "/messaging/v2/flowControl/a%2Fb",
+    ]);
   });
 });
 
@@ -341,12 +454,21 @@ describe("retries", () => {
 
   test("budgets, flow control and queue actions retry too", async () => {
     const { id, token } = aliceAccount("us-east-1");
-    emu.emulator.data.accounts.find((a) => a.record.id === id)!.keys.k = { waitListSize: 0, paused: false, rateResets: 0 };
+    emu.emulator.data.accounts.find((a) => a.record.id === id)!.keys.k = {
+      waitListSize: 0,
+      paused: false,
+      rateResets: 0,
+    };
     emu.addFault({ method: "PATCH", status: 503 });
     emu.addFault({ method: "POST", path: "resetRate$", status: 500 });
     await alice.messagingAccounts.setBudget(id, 100);
     await alice.flowControl({ region: "us-east-1", token }).resetRate("k");
-    expect(emu.requests().map((r) => `${r.method} ${r.status}`)).toEqual(["PATCH 503", "PATCH 200", "POST 500", "POST 200"]);
+    expect(emu.requests().map((r) => `${r.method} ${r.status}`)).toEqual([
+      "PATCH 503",
+      "PATCH 200",
+      "POST 500",
+      "POST 200",
+    ]);
   });
 
   test("the client resends a create on its own only after a 429 (the service says it did not process it)", async () => {
@@ -356,7 +478,13 @@ describe("retries", () => {
   });
 
   test("create is never re-sent after an ambiguous failure, 503 included (a proxy may answer it after a commit)", async () => {
-    for (const fault of [{ status: 500 }, { status: 503 }, { commitThenStatus: 503 }, { drop: true }, { commitThenDrop: true }]) {
+    for (const fault of [
+      { status: 500 },
+      { status: 503 },
+      { commitThenStatus: 503 },
+      { drop: true },
+      { commitThenDrop: true },
+    ]) {
       emu.emulator.reset();
       emu.addFault({ method: "POST", path: "^/v2/search$", ...fault });
       const err = await failure(alice.searchIndexes.create({ name: "once", region: "eu-west-1", type: "free" }));
@@ -370,10 +498,19 @@ describe("retries", () => {
     const created = await alice.searchIndexes.create({ name: "plan", region: "eu-west-1", type: "free" });
     await alice.searchIndexes.setPlan(created.id, "payg");
     const after = await alice.searchIndexes.get(created.id);
-    expect(after).toMatchObject({ id: created.id, name: "plan", token: created.token, endpoint: created.endpoint, type: "payg", max_daily_queries: -1 });
+    expect(after).toMatchObject({
+      id: created.id,
+      name: "plan",
+      token: created.token,
+      endpoint: created.endpoint,
+      type: "payg",
+      max_daily_queries: -1,
+    });
     await alice.searchIndexes.setPlan(created.id, "payg");
     expect(emu.requests({ route: "POST /v2/search/:id/setplan" }).map((r) => r.status)).toEqual([200, 200]);
-    expect((await failure(alice.searchIndexes.setPlan(created.id, "fixed"))).message).toMatch(/400: fixed plan is not available/);
+    expect((await failure(alice.searchIndexes.setPlan(created.id, "fixed"))).message).toMatch(
+      /400: fixed plan is not available/,
+    );
     expect((await failure(bob.searchIndexes.setPlan(created.id, "free"))).status).toBe(404);
   });
 
@@ -393,7 +530,9 @@ describe("retries", () => {
     await expect(quick.searchIndexes.list()).resolves.toEqual([]);
     expect(emu.requests().map((r) => r.status)).toEqual(["abandoned", 200]); // the client gave up on the slow one, then retried
     emu.addFault({ method: "GET", delayMs: 2000, times: 10 });
-    const err = await failure(clientFor(settingsFor(emu.users[0], { timeoutMs: "300", maxRetries: "1" })).searchIndexes.list());
+    const err = await failure(
+      clientFor(settingsFor(emu.users[0], { timeoutMs: "300", maxRetries: "1" })).searchIndexes.list(),
+    );
     expect(err.status).toBeUndefined();
     expect(err.message).toMatch(/no answer.*UND_ERR_HEADERS_TIMEOUT/);
   });
@@ -406,7 +545,9 @@ describe("retries", () => {
 
     emu.resetLog();
     emu.addFault({ method: "GET", stallBodyMs: 3000, times: 10 });
-    const exhausted = await failure(clientFor(settingsFor(emu.users[0], { timeoutMs: "300", maxRetries: "2" })).searchIndexes.list());
+    const exhausted = await failure(
+      clientFor(settingsFor(emu.users[0], { timeoutMs: "300", maxRetries: "2" })).searchIndexes.list(),
+    );
     expect(exhausted.message).toMatch(/no answer.*UND_ERR_BODY_TIMEOUT/);
     expect(emu.requests()).toHaveLength(3); // the first try and maxRetries resends, no more
 
@@ -428,7 +569,18 @@ describe("retries", () => {
   });
 
   test("a base URL that refuses connections fails with advice naming mgmt:baseUrl", async () => {
-    const nowhere = new MgmtClient(resolveSettings((k) => ({ "mgmt:baseUrl": "http://127.0.0.1:9", "mgmt:username": "u", "mgmt:password": "p", "mgmt:maxRetries": "1" })[k], {}));
+    const nowhere = new MgmtClient(
+      resolveSettings(
+        (k) =>
+          ({
+            "mgmt:baseUrl": "http://127.0.0.1:9",
+            "mgmt:username": "u",
+            "mgmt:password": "p",
+            "mgmt:maxRetries": "1",
+          })[k],
+        {},
+      ),
+    );
     const err = await failure(nowhere.searchIndexes.list());
     expect(err.message).toMatch(/ECONNREFUSED.*check mgmt:baseUrl/);
   });
@@ -438,12 +590,16 @@ describe("the emulator's own robustness and persistence", () => {
   const auth = () => ({ authorization: `Basic ${Buffer.from(`alice:${emu.users[0].password}`).toString("base64")}` });
 
   test.each([
-    ["malformed JSON", "{\"name\": ", "application/json"],
+    ["malformed JSON", '{"name": ', "application/json"],
     ["a JSON array", "[1,2]", "application/json"],
     ["a wrong content type", "name=x", "application/x-www-form-urlencoded"],
     ["a huge body", JSON.stringify({ name: "x".repeat(200_000) }), "application/json"],
   ])("%s gets a 400 with an error body", async (_label, body, type) => {
-    const res = await request(`${emu.baseUrl}/v2/search`, { method: "POST", headers: { ...auth(), "content-type": type }, body });
+    const res = await request(`${emu.baseUrl}/v2/search`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": type },
+      body,
+    });
     expect(res.statusCode).toBe(400);
     expect(await res.body.json()).toEqual({ error: expect.any(String) });
     const still = await request(`${emu.baseUrl}/v2/search`, { headers: auth() });
@@ -456,13 +612,23 @@ describe("the emulator's own robustness and persistence", () => {
     const file = path.join(dir, "state.json");
     const first = await startEmulator({ dataFile: file });
     const user = first.users[0];
-    const client = new MgmtClient(resolveSettings((k) => ({ "mgmt:baseUrl": first.baseUrl, "mgmt:username": user.username, "mgmt:password": user.password })[k], {}));
+    const client = new MgmtClient(
+      resolveSettings(
+        (k) => ({ "mgmt:baseUrl": first.baseUrl, "mgmt:username": user.username, "mgmt:password": user.password })[k],
+        {},
+      ),
+    );
     const created = await client.searchIndexes.create({ name: "durable", region: "eu-west-1", type: "free" });
     await first.close();
     expect(JSON.parse(readFileSync(file, "utf8")).indexes).toHaveLength(1);
 
     const second = await startEmulator({ dataFile: file });
-    const again = new MgmtClient(resolveSettings((k) => ({ "mgmt:baseUrl": second.baseUrl, "mgmt:username": user.username, "mgmt:password": user.password })[k], {}));
+    const again = new MgmtClient(
+      resolveSettings(
+        (k) => ({ "mgmt:baseUrl": second.baseUrl, "mgmt:username": user.username, "mgmt:password": user.password })[k],
+        {},
+      ),
+    );
     expect((await again.searchIndexes.get(created.id)).name).toBe("durable");
     expect(second.users[0].password).toBe(user.password);
     await second.close();
@@ -476,17 +642,29 @@ describe("the emulator's own robustness and persistence", () => {
     await first.close();
     const { databases: _, ...older } = JSON.parse(readFileSync(file, "utf8"));
     writeFileSync(file, JSON.stringify(older));
-    await expect(startEmulator({ dataFile: file })).rejects.toThrow(`emulator data file ${file} has no databases (an older emulator wrote it): delete it, or give another --data file`);
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(
+      `emulator data file ${file} has no databases (an older emulator wrote it): delete it, or give another --data file`,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 
   test("test controls answer over HTTP on loopback: faults, counters, keys", async () => {
-    const post = (p: string, body: unknown) => request(`${emu.url}/_emulator${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.body.json());
+    const post = (p: string, body: unknown) =>
+      request(`${emu.url}/_emulator${p}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.body.json());
     await post("/faults", { method: "GET", status: 503 });
     await post("/keys", { accountId: aliceAccount("eu-central-1").id, key: "k", waitListSize: 3 });
     await alice.searchIndexes.list();
-    expect(await alice.flowControl({ token: aliceAccount("eu-central-1").token }).get("k")).toMatchObject({ waitListSize: 3 });
-    const counters = (await (await request(`${emu.url}/_emulator/counters`)).body.json()) as { byRoute: Record<string, number>; byStatus: Record<string, number> };
+    expect(await alice.flowControl({ token: aliceAccount("eu-central-1").token }).get("k")).toMatchObject({
+      waitListSize: 3,
+    });
+    const counters = (await (await request(`${emu.url}/_emulator/counters`)).body.json()) as {
+      byRoute: Record<string, number>;
+      byStatus: Record<string, number>;
+    };
     expect(counters.byRoute).toEqual({ "GET /v2/search": 2, "GET /messaging/v2/flowControl/:key": 1 });
     expect(counters.byStatus).toEqual({ "200": 2, "503": 1 });
     expect(await post("/faults", { status: "bad" })).toEqual({ error: expect.stringMatching(/status/) });

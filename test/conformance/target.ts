@@ -39,7 +39,11 @@ export interface Target {
 export function planOf(env: NodeJS.ProcessEnv): { writes: boolean; key: boolean; accountChanges: boolean } {
   if (!env.MGMT_BASE_URL) return { writes: true, key: true, accountChanges: true };
   const writes = env.CONFORMANCE_WRITES === "1";
-  return { writes, key: !!(env.MGMT_MESSAGING_TOKEN && env.MGMT_CONFORMANCE_KEY), accountChanges: writes && env.CONFORMANCE_ACCOUNT_CHANGES === "1" };
+  return {
+    writes,
+    key: !!(env.MGMT_MESSAGING_TOKEN && env.MGMT_CONFORMANCE_KEY),
+    accountChanges: writes && env.CONFORMANCE_ACCOUNT_CHANGES === "1",
+  };
 }
 
 export async function conformanceTarget(): Promise<Target> {
@@ -56,8 +60,13 @@ export async function conformanceTarget(): Promise<Target> {
       messagingUrl: (env.MGMT_MESSAGING_URL ?? "").replace(/\/+$/, ""),
       regionalMessagingUrl: (env.MGMT_REGIONAL_MESSAGING_URL ?? "").replace(/\/+$/, ""),
       user: { username: required("MGMT_USERNAME"), password: required("MGMT_PASSWORD") },
-      otherUser: env.MGMT_OTHER_USERNAME && env.MGMT_OTHER_PASSWORD ? { username: env.MGMT_OTHER_USERNAME, password: env.MGMT_OTHER_PASSWORD } : undefined,
-      messaging: env.MGMT_MESSAGING_TOKEN ? { token: env.MGMT_MESSAGING_TOKEN, region: env.MGMT_MESSAGING_REGION ?? "eu-central-1" } : undefined,
+      otherUser:
+        env.MGMT_OTHER_USERNAME && env.MGMT_OTHER_PASSWORD
+          ? { username: env.MGMT_OTHER_USERNAME, password: env.MGMT_OTHER_PASSWORD }
+          : undefined,
+      messaging: env.MGMT_MESSAGING_TOKEN
+        ? { token: env.MGMT_MESSAGING_TOKEN, region: env.MGMT_MESSAGING_REGION ?? "eu-central-1" }
+        : undefined,
       key: env.MGMT_CONFORMANCE_KEY,
       queue: env.MGMT_CONFORMANCE_QUEUE,
       writes: env.CONFORMANCE_WRITES === "1",
@@ -69,7 +78,11 @@ export async function conformanceTarget(): Promise<Target> {
 
 async function startEmulatorProcess(): Promise<Target> {
   const cli = path.resolve(__dirname, "../../dist/emulator/cli.js");
-  const child = spawn(process.execPath, [cli, "--port", "0", "--key", "conformance-key=5", "--queue", "conformance-queue"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [cli, "--port", "0", "--key", "conformance-key=5", "--queue", "conformance-queue"],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   const printed = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -81,7 +94,12 @@ async function startEmulatorProcess(): Promise<Target> {
   });
   const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(printed)![1];
   const users = [...printed.matchAll(/user (\S+)\s+password (\S+)/g)].map((m) => ({ username: m[1], password: m[2] }));
-  const accounts = [...printed.matchAll(/messaging account (\S+) (\S+) (\S+) token (\S+)/g)].map((m) => ({ id: m[1], region: m[2], type: m[3], token: m[4] }));
+  const accounts = [...printed.matchAll(/messaging account (\S+) (\S+) (\S+) token (\S+)/g)].map((m) => ({
+    id: m[1],
+    region: m[2],
+    type: m[3],
+    token: m[4],
+  }));
   const first = accounts[0];
   return {
     kind: "emulator",
@@ -90,7 +108,11 @@ async function startEmulatorProcess(): Promise<Target> {
     regionalMessagingUrl: field("mgmt:regionalMessagingUrl"),
     user: users[0],
     otherUser: users[1],
-    messaging: { token: first.token, region: first.region, otherRegion: accounts.find((a) => a.region !== first.region)?.region },
+    messaging: {
+      token: first.token,
+      region: first.region,
+      otherRegion: accounts.find((a) => a.region !== first.region)?.region,
+    },
     key: "conformance-key",
     queue: "conformance-queue",
     writes: true,

@@ -27,7 +27,10 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 /** A project folder with a Pulumi.yaml, optionally naming its own backend. */
 function project(backendUrl?: string): string {
   const dir = tempDir("mgmt-project-");
-  writeFileSync(path.join(dir, "Pulumi.yaml"), `name: helper-test\nruntime: nodejs\n${backendUrl ? `backend:\n  url: ${backendUrl}\n` : ""}`);
+  writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: helper-test\nruntime: nodejs\n${backendUrl ? `backend:\n  url: ${backendUrl}\n` : ""}`,
+  );
   return dir;
 }
 const program = async () => ({ answer: 42 });
@@ -36,9 +39,21 @@ test("a stack opened with another passphrase: one line that says so, and no --se
   const dir = project();
   const backendDir = tempDir("mgmt-state-");
   await mgmtStack({ workDir: dir, program, stackName: "twice", backendDir, passphrase: "the-first-one" });
-  const attempt = mgmtStack({ workDir: dir, program, stackName: "twice", backendDir, passphrase: "another-one", mgmt: { username: "alice", password: "hunter2-secret-pw" } });
-  const message = await attempt.then(() => "", (err: Error) => err.message);
-  expect(message).toBe('could not set the config of stack "twice": incorrect passphrase (stack "twice" was created with another passphrase: use that one, or another stack or backend)');
+  const attempt = mgmtStack({
+    workDir: dir,
+    program,
+    stackName: "twice",
+    backendDir,
+    passphrase: "another-one",
+    mgmt: { username: "alice", password: "hunter2-secret-pw" },
+  });
+  const message = await attempt.then(
+    () => "",
+    (err: Error) => err.message,
+  );
+  expect(message).toBe(
+    'could not set the config of stack "twice": incorrect passphrase (stack "twice" was created with another passphrase: use that one, or another stack or backend)',
+  );
   expect(message).not.toContain("hunter2-secret-pw");
 });
 
@@ -46,7 +61,9 @@ test("no secrets provider anywhere: a clear error naming what to set, before any
   const dir = project();
   const attempt = mgmtStack({ workDir: dir, program, stackName: "nopass" });
   await expect(attempt).rejects.toThrow(SecretsProviderError);
-  await expect(attempt).rejects.toThrow(/set PULUMI_CONFIG_PASSPHRASE \(or PULUMI_CONFIG_PASSPHRASE_FILE\), or pass \{ passphrase \} or \{ secretsProvider: "awskms:\/\/\.\.\."/);
+  await expect(attempt).rejects.toThrow(
+    /set PULUMI_CONFIG_PASSPHRASE \(or PULUMI_CONFIG_PASSPHRASE_FILE\), or pass \{ passphrase \} or \{ secretsProvider: "awskms:\/\/\.\.\."/,
+  );
   expect(existsSync(path.join(dir, ".pulumi-state"))).toBe(false);
   expect(existsSync(path.join(dir, "Pulumi.nopass.yaml"))).toBe(false);
 });
@@ -78,7 +95,10 @@ test("PULUMI_BACKEND_URL wins over the project's backend.url; the project's wins
   const dir = project(`file://${projectBackend}`);
   const fromProject = await mgmtStack({ workDir: dir, stackName: "p" });
   expect(fromProject.backendUrl).toBe(`file://${projectBackend}`);
-  expect(existsSync(path.join(projectBackend, ".pulumi/stacks/helper-test/p.json")) || existsSync(path.join(projectBackend, ".pulumi"))).toBe(true);
+  expect(
+    existsSync(path.join(projectBackend, ".pulumi/stacks/helper-test/p.json")) ||
+      existsSync(path.join(projectBackend, ".pulumi")),
+  ).toBe(true);
 
   const envBackend = tempDir("mgmt-env-backend-");
   process.env.PULUMI_BACKEND_URL = `file://${envBackend}`;
@@ -94,11 +114,25 @@ test("PULUMI_BACKEND_URL wins over the project's backend.url; the project's wins
 test("the stack's up, refresh and destroy answer as the SDK's, with one CLI command (two with a secret output) instead of four", async () => {
   const dir = project();
   const secretOut = { value: "plain" as unknown };
-  const withOutputs = async () => ({ answer: 42, nested: { list: [1, "two"] }, token: secretOut.value, inner: { deep: secretOut.value === "plain" ? "deep" : secretOf("deep-secret") } });
-  const s = await mgmtStack({ workDir: dir, program: withOutputs, stackName: "lean", backendDir: tempDir("mgmt-state-"), passphrase: "test-only", offline: true });
+  const withOutputs = async () => ({
+    answer: 42,
+    nested: { list: [1, "two"] },
+    token: secretOut.value,
+    inner: { deep: secretOut.value === "plain" ? "deep" : secretOf("deep-secret") },
+  });
+  const s = await mgmtStack({
+    workDir: dir,
+    program: withOutputs,
+    stackName: "lean",
+    backendDir: tempDir("mgmt-state-"),
+    passphrase: "test-only",
+    offline: true,
+  });
   const commands: string[] = [];
   // The SDK runs every CLI command through this method (not in its typings).
-  const cli = s.stack.workspace.pulumiCommand as unknown as { run: (args: string[], ...rest: unknown[]) => Promise<unknown> };
+  const cli = s.stack.workspace.pulumiCommand as unknown as {
+    run: (args: string[], ...rest: unknown[]) => Promise<unknown>;
+  };
   const run = cli.run.bind(cli);
   cli.run = (args, ...rest) => {
     commands.push(args.slice(0, args[0] === "stack" ? 2 : 1).join(" "));
@@ -123,7 +157,11 @@ test("the stack's up, refresh and destroy answer as the SDK's, with one CLI comm
   expect(leanSecret.outputs.token).toEqual({ value: "s3cr3t-token", secret: true });
   expect(leanSecret.outputs.inner).toEqual({ value: { deep: "deep-secret" }, secret: false });
   expect(leanPlain.summary.resourceChanges).toEqual({ create: 1 });
-  expect(leanSecret.summary).toMatchObject({ kind: "update", result: "succeeded", resourceChanges: sdkSecret.summary.resourceChanges });
+  expect(leanSecret.summary).toMatchObject({
+    kind: "update",
+    result: "succeeded",
+    resourceChanges: sdkSecret.summary.resourceChanges,
+  });
   // The engine's summary, not a history entry: no version or message to make up.
   expect(Object.keys(leanSecret.summary).sort()).toEqual(["endTime", "kind", "resourceChanges", "result", "startTime"]);
 
@@ -139,7 +177,13 @@ test("the stack's up, refresh and destroy answer as the SDK's, with one CLI comm
   /** The summary agrees with the history entry the engine wrote for the same operation (its times to the second). */
   async function expectAsRecorded(summary: LeanSummary): Promise<void> {
     const entry = (await s.stack.info())!;
-    expect(summary).toEqual({ kind: entry.kind, result: entry.result, resourceChanges: entry.resourceChanges, startTime: expect.any(Date), endTime: expect.any(Date) });
+    expect(summary).toEqual({
+      kind: entry.kind,
+      result: entry.result,
+      resourceChanges: entry.resourceChanges,
+      startTime: expect.any(Date),
+      endTime: expect.any(Date),
+    });
     expect(Math.abs(summary.startTime.getTime() - entry.startTime.getTime())).toBeLessThanOrEqual(2000);
     expect(Math.abs(summary.endTime.getTime() - entry.endTime.getTime())).toBeLessThanOrEqual(2000);
   }

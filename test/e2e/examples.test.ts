@@ -23,11 +23,16 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await env.cleanup();
-  for (const ex of ["search-index", "messaging-budget", "flow-control"]) rmSync(path.join(EXAMPLES, ex, `Pulumi.${stackName}.yaml`), { force: true });
+  for (const ex of ["search-index", "messaging-budget", "flow-control"])
+    rmSync(path.join(EXAMPLES, ex, `Pulumi.${stackName}.yaml`), { force: true });
 });
 
 async function example(name: string, config: Record<string, string> = {}) {
-  const s = await env.stack({ workDir: path.join(EXAMPLES, name), stackName, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])) });
+  const s = await env.stack({
+    workDir: path.join(EXAMPLES, name),
+    stackName,
+    config: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }])),
+  });
   stacks.push(s);
   return s;
 }
@@ -47,7 +52,11 @@ test("search-index: creates, adopts, renames in place, destroys what it created 
   expect(up.outputs.indexCount.value).toBe(3);
   expect(up.outputs.productsToken.secret).toBe(true);
   indexTokens.push(...(await env.client.searchIndexes.list()).flatMap((i) => [i.token, i.read_only_token!]));
-  expect((await env.client.searchIndexes.list()).map((i) => i.name).sort()).toEqual(["legacy-catalog", expect.stringMatching(/^logs-[0-9a-f]{8}$/), "products"]);
+  expect((await env.client.searchIndexes.list()).map((i) => i.name).sort()).toEqual([
+    "legacy-catalog",
+    expect.stringMatching(/^logs-[0-9a-f]{8}$/),
+    "products",
+  ]);
   expect((await logged(s.stack.preview())).changeSummary).toEqual({ same: 4 });
 
   const productsId = (await env.client.searchIndexes.list()).find((i) => i.name === "products")!.id;
@@ -66,7 +75,8 @@ test("messaging-budget: one budget per paid account; destroy restores the earlie
   const s = await example("messaging-budget", { budget: "300" });
   const up = await logged(s.up());
   expect(up.outputs.budgets.value.map((b: { budget: number }) => b.budget)).toEqual([300, 300]);
-  const budgets = async () => (await env.client.messagingAccounts.list()).filter((a) => a.type === "paid").map((a) => a.budget);
+  const budgets = async () =>
+    (await env.client.messagingAccounts.list()).filter((a) => a.type === "paid").map((a) => a.budget);
   expect(await budgets()).toEqual([300, 300]);
   await logged(s.destroy());
   expect(await budgets()).toEqual([40, 0]);
@@ -109,11 +119,11 @@ test("automation: creates from a list, previews and applies a change, refreshes 
   });
   engineOutput.push(stdout);
   expect(stdout.split("\n").slice(1, 6)).toEqual([
-    "up: succeeded, {\"create\":4}; indexes: orders, customers, invoices",
-    "preview of the change: {\"create\":1,\"same\":3,\"update\":1}",
-    "up: succeeded, {\"create\":1,\"same\":3,\"update\":1}; indexes: orders-v2, customers, invoices, shipments",
-    "refresh: succeeded, {\"same\":5}",
-    "destroy: succeeded, {\"delete\":5}",
+    'up: succeeded, {"create":4}; indexes: orders, customers, invoices',
+    'preview of the change: {"create":1,"same":3,"update":1}',
+    'up: succeeded, {"create":1,"same":3,"update":1}; indexes: orders-v2, customers, invoices, shipments',
+    'refresh: succeeded, {"same":5}',
+    'destroy: succeeded, {"delete":5}',
   ]);
 });
 

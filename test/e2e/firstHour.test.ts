@@ -12,7 +12,12 @@ import { exported, failure, testEnv, type TestEnv } from "../support/harness";
 const PROGRAM = path.join(__dirname, "../fixtures/first-hour");
 let stacks = 0;
 const scenario = (name: string, mgmt: Record<string, unknown> = {}, config: ConfigMap = {}) =>
-  env.stack({ workDir: PROGRAM, stackName: `first-hour-${process.pid}-${++stacks}`, mgmt: mgmt as never, config: { scenario: { value: name }, ...config } });
+  env.stack({
+    workDir: PROGRAM,
+    stackName: `first-hour-${process.pid}-${++stacks}`,
+    mgmt: mgmt as never,
+    config: { scenario: { value: name }, ...config },
+  });
 /** Every setting the harness would give a stack, left out. */
 const noSettings = () => Object.fromEntries(Object.keys(env.mgmt).map((k) => [k, undefined]));
 
@@ -29,7 +34,9 @@ const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
 test("no mgmt:baseUrl: one line that says what to run, no stack trace", async () => {
   const s = await scenario("account", { baseUrl: undefined });
   const message = await failure(s.up());
-  expect(message).toMatch(/mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL/);
+  expect(message).toMatch(
+    /mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL/,
+  );
   expect(message).not.toMatch(STACK_FRAME);
   expect(message).not.toMatch(/unhandled exception/);
 });
@@ -40,14 +47,28 @@ test("a setting that a function call and every resource need, missing: said once
   // The engine's summary of the run: each diagnostic once (the progress lines repeat them).
   const diagnostics = message.split("Diagnostics:")[1].split("Resources:")[0];
   expect(diagnostics.match(/mgmt:baseUrl is not set/g)).toHaveLength(1);
-  expect(diagnostics).toMatch(/^\s+error: mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL$/m);
+  expect(diagnostics).toMatch(
+    /^\s+error: mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl \.\.\.` or set MGMT_BASE_URL$/m,
+  );
   expect(message).not.toMatch(/has a problem/);
 });
 
 test.each([
-  ["a negative timeout", { timeoutMs: -5 }, /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number of at least 0, got "-5"/],
-  ["a retry count that is not a number", { maxRetries: "lots" }, /mgmt:maxRetries \(or MGMT_MAX_RETRIES\) must be a whole number of at least 0, got "lots"/],
-  ["an address that is not http(s)", { baseUrl: "ftp://files.example.com" }, /mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address, got "ftp:\/\/files\.example\.com"/],
+  [
+    "a negative timeout",
+    { timeoutMs: -5 },
+    /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number of at least 0, got "-5"/,
+  ],
+  [
+    "a retry count that is not a number",
+    { maxRetries: "lots" },
+    /mgmt:maxRetries \(or MGMT_MAX_RETRIES\) must be a whole number of at least 0, got "lots"/,
+  ],
+  [
+    "an address that is not http(s)",
+    { baseUrl: "ftp://files.example.com" },
+    /mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address, got "ftp:\/\/files\.example\.com"/,
+  ],
 ])("%s fails at preview, with no call made and nothing created", async (_label, mgmt, expected) => {
   // Previewing a create makes no call: only the program-side check can catch the setting.
   const s = await scenario("index", mgmt);
@@ -68,7 +89,11 @@ test("bad input names the resource and the field, without a stack trace", async 
 
 test("a brand-new stack with no config at all: preview and up each say what to set, in one line", async () => {
   // No `scenario` either: the program runs as a user's first one, with an empty stack config.
-  const s = await env.stack({ workDir: PROGRAM, stackName: `first-hour-${process.pid}-${++stacks}`, mgmt: noSettings() as never });
+  const s = await env.stack({
+    workDir: PROGRAM,
+    stackName: `first-hour-${process.pid}-${++stacks}`,
+    mgmt: noSettings() as never,
+  });
   expect(await s.stack.getAllConfig()).toEqual({});
   env.emu.resetLog();
   for (const run of [() => s.stack.preview(), () => s.up()]) {
@@ -85,9 +110,17 @@ describe("a preview fails when the up would: a setting the resource's calls need
   test.each([
     ["index", "baseUrl", /mgmt:baseUrl is not set \(needed to reach the management API\)/],
     ["index", "username", /mgmt:username is not set \(needed to authenticate to the management API\)/],
-    ["index", "password", /mgmt:password is not set \(needed to authenticate to the management API\): run `pulumi config set --secret mgmt:password \.\.\.`/],
+    [
+      "index",
+      "password",
+      /mgmt:password is not set \(needed to authenticate to the management API\): run `pulumi config set --secret mgmt:password \.\.\.`/,
+    ],
     ["budget", "password", /mgmt:password is not set/],
-    ["queue", "regionalMessagingUrl", /mgmt:regionalMessagingUrl is not set \(needed to reach the regional messaging API\)/],
+    [
+      "queue",
+      "regionalMessagingUrl",
+      /mgmt:regionalMessagingUrl is not set \(needed to reach the regional messaging API\)/,
+    ],
     ["queue", "messagingToken", /mgmt:messagingToken is not set \(needed to authenticate to the messaging API\)/],
   ])("%s without mgmt:%s", async (name, setting, expected) => {
     const accountId = env.emu.users[0].accounts[0].id;
@@ -120,7 +153,9 @@ test("a password changed since the last up: a plain refresh says it used the rec
 
   const message = await failure(s.refresh());
   expect(message).toMatch(/401/);
-  expect(message).toMatch(/a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: add `--run-program` to it \(or run `pulumi up` first\)/);
+  expect(message).toMatch(
+    /a plain `pulumi refresh` or `pulumi destroy` still uses the ones recorded then: add `--run-program` to it \(or run `pulumi up` first\)/,
+  );
   expect(message).not.toContain(oldPassword);
   expect(message).not.toContain(newPassword);
   expect(message).not.toMatch(STACK_FRAME);
@@ -138,7 +173,9 @@ test("a password changed since the last up: a plain refresh says it used the rec
   await moved.close();
   await s.stack.setConfig("mgmt:baseUrl", { value: baseUrl });
   const gone = await failure(s.destroy());
-  expect(gone).toMatch(/failed: no answer \(ECONNREFUSED; check mgmt:baseUrl and that the service is reachable; if you changed it since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the one recorded then: add `--run-program` to it/);
+  expect(gone).toMatch(
+    /failed: no answer \(ECONNREFUSED; check mgmt:baseUrl and that the service is reachable; if you changed it since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the one recorded then: add `--run-program` to it/,
+  );
   expect(gone).not.toMatch(/answered[^\n]*no answer/);
   // Pulumi's dynamic provider host echoes a failure as "Name: message: <stack>"; ours have no stack.
   expect(gone).not.toMatch(/Error: .*: *$/m);

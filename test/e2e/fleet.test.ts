@@ -58,7 +58,16 @@ const workers: Proc[] = [];
  * Another machine, as far as a worker can tell: a hostname and a process table of its own (Linux
  * namespaces; needs root). Without it, a worker sees the processes of a worker it takes over from.
  */
-const OTHER_MACHINE = ["unshare", "--pid", "--fork", "--mount-proc", "--uts", "sh", "-c", 'hostname fleet-other-machine && exec "$0" "$@"'];
+const OTHER_MACHINE = [
+  "unshare",
+  "--pid",
+  "--fork",
+  "--mount-proc",
+  "--uts",
+  "sh",
+  "-c",
+  'hostname fleet-other-machine && exec "$0" "$@"',
+];
 const canFakeAnotherMachine = () => spawnSync(OTHER_MACHINE[0], [...OTHER_MACHINE.slice(1), "true"]).status === 0;
 
 function fleet(args: string[], extraEnv: Record<string, string> = {}, prefix: string[] = []): Proc {
@@ -84,7 +93,9 @@ function fleet(args: string[], extraEnv: Record<string, string> = {}, prefix: st
   const proc: Proc = { code: null, out: "", process: child, done: Promise.resolve() };
   child.stdout!.on("data", (d) => (proc.out += d));
   child.stderr!.on("data", (d) => (proc.out += d));
-  proc.done = new Promise((resolve) => child.on("close", (code, signal) => ((proc.code = code ?? (signal ? 128 : -1)), resolve())));
+  proc.done = new Promise((resolve) =>
+    child.on("close", (code, signal) => ((proc.code = code ?? (signal ? 128 : -1)), resolve())),
+  );
   return proc;
 }
 
@@ -94,14 +105,28 @@ async function finished(p: Proc): Promise<Proc> {
 }
 
 function worker(name: string, concurrency = 2, extraEnv: Record<string, string> = {}, prefix: string[] = []): Proc {
-  const w = fleet(["worker", "--concurrency", String(concurrency), "--work-dir", path.join(work, name)], extraEnv, prefix);
+  const w = fleet(
+    ["worker", "--concurrency", String(concurrency), "--work-dir", path.join(work, name)],
+    extraEnv,
+    prefix,
+  );
   workers.push(w);
   return w;
 }
 
 function tenantsFile(name: string, tenants: { id: string; rate?: number }[]): string {
   const file = path.join(work, `${name}.json`);
-  writeFileSync(file, JSON.stringify(tenants.map((t) => ({ id: t.id, plan: "free", flowControlKey: `key-${t.id}`, pin: { parallelism: 2, rate: t.rate ?? 10, period: 60 } }))));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      tenants.map((t) => ({
+        id: t.id,
+        plan: "free",
+        flowControlKey: `key-${t.id}`,
+        pin: { parallelism: 2, rate: t.rate ?? 10, period: 60 },
+      })),
+    ),
+  );
   return file;
 }
 
@@ -112,7 +137,9 @@ const indexIdsInState = () => pg.indexIdsInState();
  * `mgmt-fleet status --json`, parsed; its output in the error if it is not JSON. (Waits poll the
  * same `status()` in this process instead: a CLI process per poll would cost the tests' CPU.)
  */
-async function statusRows(): Promise<{ tenant: string; state: string; attempts: number; error?: string; note?: string }[]> {
+async function statusRows(): Promise<
+  { tenant: string; state: string; attempts: number; error?: string; note?: string }[]
+> {
   const st = await finished(fleet(["status", "--json"]));
   try {
     return JSON.parse(st.out);
@@ -141,337 +168,573 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 24
   }
 };
 
-test(`${TENANTS} tenants, 3 worker processes: PostgreSQL restarted, one killed mid-run, a second submit while jobs run, a burst of 503s, a tenant that fails for good; every stack updated by one worker at a time, and a re-run writes nothing`, async () => {
-  const { token: t, account } = freshMessagingAccount(env);
-  token = t;
-  const ids = Array.from({ length: TENANTS }, (_, i) => `f${String(i + 1).padStart(2, "0")}`);
-  const good = ids.filter((id) => id !== "f13");
-  // f13 fails for good: the service refuses its pin (400), on every attempt.
-  env.emu.addFault({ method: "POST", path: "/flowControl/key-f13/pin$", status: 400, times: 1000 });
-  // A burst of 503s on two tenants' pins: more than the client's own retries (1 + 5 tries), so
-  // each of their first runs fails and the queue retries it. (Tenants late in the list: the worker
-  // killed early on never ran them, so no killed run consumed part of a burst.)
-  for (const id of ["f14", "f15"]) env.emu.addFault({ method: "POST", path: `/flowControl/key-${id}/pin$`, status: 503, times: 7 });
-  env.emu.emulator.controls.latencyMs = 40;
+test(
+  `${TENANTS} tenants, 3 worker processes: PostgreSQL restarted, one killed mid-run, a second submit while jobs run, a burst of 503s, a tenant that fails for good; every stack updated by one worker at a time, and a re-run writes nothing`,
+  async () => {
+    const { token: t, account } = freshMessagingAccount(env);
+    token = t;
+    const ids = Array.from({ length: TENANTS }, (_, i) => `f${String(i + 1).padStart(2, "0")}`);
+    const good = ids.filter((id) => id !== "f13");
+    // f13 fails for good: the service refuses its pin (400), on every attempt.
+    env.emu.addFault({ method: "POST", path: "/flowControl/key-f13/pin$", status: 400, times: 1000 });
+    // A burst of 503s on two tenants' pins: more than the client's own retries (1 + 5 tries), so
+    // each of their first runs fails and the queue retries it. (Tenants late in the list: the worker
+    // killed early on never ran them, so no killed run consumed part of a burst.)
+    for (const id of ["f14", "f15"])
+      env.emu.addFault({ method: "POST", path: `/flowControl/key-${id}/pin$`, status: 503, times: 7 });
+    env.emu.emulator.controls.latencyMs = 40;
 
-  const submitted = await finished(fleet(["submit", tenantsFile("all", ids.map((id) => ({ id })))]));
-  expect(submitted.out).toMatch(new RegExp(`submitted ${TENANTS} converge jobs`));
-  expect(submitted.code).toBe(0);
-  // f03's pin waits at the emulator's gate: PostgreSQL is restarted while its update is surely in
-  // the middle (early, when no tenant with a 503 burst runs), on a worker that will live on.
-  env.emu.addFault({ method: "POST", path: "/flowControl/key-f03/pin$", hold: true });
-  const survivors = [worker("w2"), worker("w3")];
+    const submitted = await finished(
+      fleet([
+        "submit",
+        tenantsFile(
+          "all",
+          ids.map((id) => ({ id })),
+        ),
+      ]),
+    );
+    expect(submitted.out).toMatch(new RegExp(`submitted ${TENANTS} converge jobs`));
+    expect(submitted.code).toBe(0);
+    // f03's pin waits at the emulator's gate: PostgreSQL is restarted while its update is surely in
+    // the middle (early, when no tenant with a 503 burst runs), on a worker that will live on.
+    env.emu.addFault({ method: "POST", path: "/flowControl/key-f03/pin$", hold: true });
+    const survivors = [worker("w2"), worker("w3")];
 
-  // PostgreSQL restarted: every connection drops, and the runs whose fence it cut are stopped.
-  await env.emu.emulator.controls.heldRequests(1);
-  pg.restart();
-  await until("f03's worker to hear its fence is lost", () => survivors.some((w) => /f03: the connection to the fleet database was lost, so another worker may take the stack: cancelling its update/.test(w.out)), 60_000);
-  env.emu.emulator.controls.openGate();
-
-  // A third worker, killed in the middle of updates: SIGKILL to the worker and its Pulumi
-  // processes, no chance to clean up.
-  const doomed = worker("w1");
-  await until("the first updates", () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 4);
-  await until("the doomed worker to be inside an update", () => insideUpdate(doomed));
-  process.kill(-doomed.process.pid!, "SIGKILL");
-  const killedAt = new Date();
-
-  // A second submit while jobs run: f16's newer desired state replaces its queued job (or follows
-  // its running one), and so does every other queued tenant's, but the two with a 503 burst: a
-  // new job of theirs would start its attempts afresh, and their second run must be the queue's retry.
-  const bursts = ["f14", "f15"];
-  const again = await finished(fleet(["submit", tenantsFile("again", good.filter((id) => !bursts.includes(id)).map((id) => ({ id, rate: id === "f16" ? 20 : 10 })))]));
-  expect(again.code).toBe(0);
-
-  await until("every job done", async () => {
-    const rows = await status(pg.url);
-    return rows.length === TENANTS && rows.every((r) => r.state !== "queued" && r.state !== "running");
-  }, 600_000);
-  env.emu.emulator.controls.latencyMs = 0;
-
-  const shown = await statusRows(); // what `mgmt-fleet status --json` prints
-  const byTenant = Object.fromEntries(shown.map((s) => [s.tenant, s]));
-  // The tenant that fails for good: failed with the engine's reason, and never run again after it.
-  expect(byTenant.f13.state).toBe("failed");
-  expect(byTenant.f13.error).toMatch(/could not pin flow control key "key-f13" in eu-central-1: the service answered 400/);
-  expect(good.map((id) => byTenant[id]).filter((r) => !["created", "updated", "unchanged"].includes(r.state))).toEqual([]);
-  expect(account.keys["key-f16"].pinned?.rate).toBe(20);
-  expect(good.every((id) => account.keys[`key-${id}`].pinned !== undefined)).toBe(true);
-
-  // The killed worker's runs were finished by the others, and the 503s were retried by the queue.
-  const runs = await sql<{ stack: string; worker: string; result: string | null; started_at: Date; ended_at: Date | null; attempt: number }>("SELECT stack, worker, result, started_at, ended_at, attempt FROM pulumi_mgmt_fleet.runs ORDER BY id");
-  const f13 = runs.filter((r) => r.stack === "tenants/f13");
-  expect([f13.filter((r) => r.result === "failed").length, f13[f13.length - 1].result]).toEqual([1, "failed"]);
-  const interrupted = runs.filter((r) => r.result === "interrupted");
-  expect(interrupted.length).toBeGreaterThanOrEqual(1);
-  for (const id of bursts) {
-    expect(runs.filter((r) => r.stack === `tenants/${id}`).map((r) => [r.result, r.attempt])).toEqual([
-      ["failed", 1],
-      ["created", 2],
-    ]);
-  }
-  // One worker at a time per stack: each run starts after the one before it ended (a killed run
-  // ended at the kill), and none is left open.
-  expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
-  // The restart stopped the runs whose fence it cut (their jobs went back to the queue and
-  // converged, above), and the surviving workers took their locks again.
-  expect(runs.filter((r) => r.stack === "tenants/f03").map((r) => r.result)).toEqual(expect.arrayContaining(["cancelled", expect.stringMatching(/^(created|updated|unchanged)$/)]));
-  for (const w of survivors) expect(w.out).toMatch(/reconnected to the fleet database at 127\.0\.0\.1:\d+ after \d+s/);
-  const byStack = new Map<string, typeof runs>();
-  for (const r of runs) byStack.set(r.stack, [...(byStack.get(r.stack) ?? []), r]);
-  for (const [, list] of byStack) {
-    for (let i = 1; i < list.length; i++) {
-      const previousEnd = list[i - 1].result === "interrupted" ? killedAt : list[i - 1].ended_at!;
-      expect(list[i].started_at.getTime()).toBeGreaterThanOrEqual(previousEnd.getTime());
-    }
-  }
-
-  // Every index on the service is in exactly one stack's state.
-  const inState = await indexIdsInState();
-  const all = Object.values(inState).flat();
-  expect(new Set(all).size).toBe(all.length);
-  expect(all.sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
-  expect(Object.keys(inState).sort()).toEqual(ids);
-
-  // A re-run of the converged tenants makes no write request.
-  env.emu.resetLog();
-  const rerun = await finished(fleet(["submit", tenantsFile("good", good.map((id) => ({ id, rate: id === "f16" ? 20 : 10 }))), "--wait"]));
-  expect(rerun.code).toBe(0);
-  expect(rerun.out.match(/^f\d\d\s+unchanged\s/gm)).toHaveLength(good.length);
-  expect(writes(env.emu)).toBe(0);
-
-  // SIGTERM: the workers stop gracefully.
-  const alive = workers.filter((w) => w.code === null);
-  for (const w of alive) w.process.kill("SIGTERM");
-  for (const w of alive) expect((await finished(w)).code).toBe(0);
-}, 20 * 60_000);
-
-test("a stack whose fence a live worker holds is never run by another, and converges once it is free; drift reports a field changed elsewhere and changes nothing; destroy removes the tenant; SIGTERM stops the worker", async () => {
-  const { token: t, account } = freshMessagingAccount(env);
-  token = t;
-  // A live holder: this test process, inside a "run" of stack tenants/g1.
-  const fence = await takeFence(pg.url, "tenants/g1", { action: "converge", worker: "test-holder" });
-  await finished(fleet(["submit", tenantsFile("g1", [{ id: "g1" }])]));
-  const first = worker("g", 1);
-  await until("the worker to find the fence taken", () => /g1: stack tenants\/g1 is being updated by another fleet worker or driver; retrying later/.test(first.out), 60_000);
-  expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
-  await fence.end({ result: "unchanged" });
-  await until("g1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "g1" && /^(created|updated|unchanged)$/.test(r.state)), 120_000);
-  expect(account.keys["key-g1"]?.pinned?.rate).toBe(10);
-  expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("g1-search-"))).toHaveLength(1);
-
-  // drift: a read-only check per tenant names the resource and field changed elsewhere, and changes nothing.
-  const clean = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
-  expect([clean.code, clean.out]).toEqual([0, expect.stringMatching(/submitted 1 drift checks\n[\s\S]*1 of 1 tenants done, 0 running, 0 queued\n0 of 1 tenants drifted/)]);
-  account.keys["key-g1"].pinned = { parallelism: 2, rate: 99, period: 60 }; // an operator, out of band
-  env.emu.resetLog();
-  const drifted = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
-  expect([drifted.code, drifted.out]).toEqual([3, expect.stringMatching(/^g1: policy drifted \(.*pin.*\)$[\s\S]*1 of 1 tenants drifted/m)]);
-  expect(writes(env.emu)).toBe(0);
-  expect(account.keys["key-g1"].pinned?.rate).toBe(99);
-
-  // destroy: the tenant's index goes.
-  const destroyed = await finished(fleet(["destroy", tenantsFile("g1", [{ id: "g1" }]), "--wait"]));
-  expect([destroyed.code, destroyed.out]).toEqual([0, expect.stringMatching(/^g1\s+destroyed\s/m)]);
-  expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("g1-search-"))).toEqual([]);
-  first.process.kill("SIGTERM");
-  await finished(first);
-  expect([first.code, first.out]).toEqual([0, expect.stringMatching(/SIGTERM: cancelling the running updates[\s\S]*stopped/)]);
-}, 5 * 60_000);
-
-test("SIGTERM in the middle of an update: the worker cancels it gracefully, records it and exits 0; the job goes back to the queue and another worker converges the tenant", async () => {
-  const { token: t, account } = freshMessagingAccount(env);
-  token = t;
-  await finished(fleet(["submit", tenantsFile("h1", [{ id: "h1" }])]));
-  env.emu.emulator.controls.latencyMs = 1500;
-  env.emu.resetLog();
-  const first = worker("h", 1);
-  await until("h1's update to talk to the service", () => /h1: converge \(attempt 1/.test(first.out) && env.emu.requests().length > 0, 120_000);
-  first.process.kill("SIGTERM");
-  await finished(first);
-  env.emu.emulator.controls.latencyMs = 0;
-  expect([first.code, first.out]).toEqual([0, expect.stringMatching(/SIGTERM: cancelling the running updates[\s\S]*h1: (cancelled|created)[\s\S]*stopped/)]);
-  const runs = await sql<{ result: string | null }>("SELECT result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/h1' ORDER BY id");
-  expect(runs.map((r) => r.result)).toEqual([expect.stringMatching(/^(cancelled|created)$/)]);
-  const cancelled = runs[0].result === "cancelled";
-  // A cancelled run's job is queued again, and nothing is left locked.
-  const jobs = await sql<{ attempts: number; locked_by: string | null }>("SELECT attempts, locked_by FROM graphile_worker.jobs WHERE queue_name = 'tenant:h1'");
-  expect(jobs).toEqual(cancelled ? [{ attempts: 1, locked_by: null }] : []);
-
-  const second = worker("h2", 1);
-  if (cancelled) await until("h1 to converge on the other worker", async () => (await status(pg.url)).some((r) => r.tenant === "h1" && ["created", "updated", "unchanged"].includes(r.state)), 120_000);
-  expect(account.keys["key-h1"]?.pinned?.rate).toBe(10);
-  expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("h1-search-"))).toHaveLength(1);
-  second.process.kill("SIGTERM");
-  expect((await finished(second)).code).toBe(0);
-}, 5 * 60_000);
-
-test("the fleet database stopped during an update: the worker says so at once and keeps waiting; a first SIGTERM waits, a second ends it in seconds with nothing of its run left; once the database is back another worker converges the tenant, one index", async () => {
-  const { token: t } = freshMessagingAccount(env);
-  token = t;
-  await finished(fleet(["submit", tenantsFile("z1", [{ id: "z1" }])]));
-  env.emu.emulator.controls.closeGate();
-  env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
-  const w = worker("z", 1);
-  await Promise.race([env.emu.emulator.controls.heldRequests(1), until("z1's create to be held", () => w.code !== null, 120_000)]);
-  pg.halt();
-  try {
-    await until("the worker to say the database is away", () => /the fleet database at 127\.0\.0\.1:\d+ is unreachable/.test(w.out), 10_000);
-    env.emu.emulator.controls.openGate(); // the create commits; no state can record it
-    w.process.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 3000));
-    expect(w.code).toBeNull(); // a worker waits for the database to record its run
-    w.process.kill("SIGTERM");
-    const second = Date.now();
-    await until("the worker to end", () => w.code !== null, 20_000);
-    expect(Date.now() - second).toBeLessThan(10_000);
-    expect([w.code, w.out]).toEqual([1, expect.stringMatching(/SIGTERM again: stopping now/)]);
-    expect(fleetRunProcesses(pg.url)).toEqual([]);
-  } finally {
+    // PostgreSQL restarted: every connection drops, and the runs whose fence it cut are stopped.
+    await env.emu.emulator.controls.heldRequests(1);
+    pg.restart();
+    await until(
+      "f03's worker to hear its fence is lost",
+      () =>
+        survivors.some((w) =>
+          /f03: the connection to the fleet database was lost, so another worker may take the stack: cancelling its update/.test(
+            w.out,
+          ),
+        ),
+      60_000,
+    );
     env.emu.emulator.controls.openGate();
-    env.emu.emulator.controls.clearFaults();
-    pg.resume();
-  }
-  const next = worker("z2", 1);
-  await until("z1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "z1" && /^(created|updated|unchanged)$/.test(r.state)));
-  expect((await indexIdsInState()).z1).toHaveLength(1);
-  expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("z1-search-"))).toHaveLength(1);
-  next.process.kill("SIGTERM");
-  await finished(next);
-}, 6 * 60_000);
 
-test("a worker inside a long update is alive to the others: no other worker frees its job or runs its stack", async () => {
-  const { token: t, account } = freshMessagingAccount(env);
-  token = t;
-  await finished(fleet(["submit", tenantsFile("k1", [{ id: "k1" }])]));
-  // k1's pin waits at the emulator's gate for longer than the others' reaper waits before judging
-  // a job's worker (10 s after the job was locked, looked at every 5 s).
-  env.emu.addFault({ method: "POST", path: "/flowControl/key-k1/pin$", hold: true });
-  const busy = worker("k-busy", 1, { MGMT_TIMEOUT_MS: "600000", MGMT_TOTAL_TIMEOUT_MS: "900000" });
-  await env.emu.emulator.controls.heldRequests(1);
-  const other = worker("k-other", 1);
-  await until("the other worker to be up", () => /mgmt-fleet worker: 1 at a time/.test(other.out), 60_000);
-  await new Promise((r) => setTimeout(r, 20_000));
-  env.emu.emulator.controls.openGate();
-  await until("k1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "k1" && r.state === "created"), 120_000);
-  expect(`${busy.out}${other.out}`).not.toMatch(/is gone|being updated by another fleet worker/);
-  const runs = await sql<{ worker: string; result: string }>("SELECT worker, result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/k1'");
-  expect(runs).toEqual([{ worker: expect.stringMatching(/^pool-/), result: "created" }]);
-  expect(account.keys["key-k1"]?.pinned?.rate).toBe(10);
-  for (const w of [busy, other]) w.process.kill("SIGTERM");
-  for (const w of [busy, other]) expect((await finished(w)).code).toBe(0);
-}, 5 * 60_000);
+    // A third worker, killed in the middle of updates: SIGKILL to the worker and its Pulumi
+    // processes, no chance to clean up.
+    const doomed = worker("w1");
+    await until(
+      "the first updates",
+      () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 4,
+    );
+    await until("the doomed worker to be inside an update", () => insideUpdate(doomed));
+    process.kill(-doomed.process.pid!, "SIGKILL");
+    const killedAt = new Date();
 
-test("PostgreSQL restarted while workers run updates: the workers reconnect, the interrupted runs are retried, and every tenant converges once, one run at a time", async () => {
-  const { token: t, account } = freshMessagingAccount(env);
-  token = t;
-  const ids = ["p1", "p2", "p3", "p4", "p5", "p6"];
-  env.emu.emulator.controls.latencyMs = 300;
-  await finished(fleet(["submit", tenantsFile("restart", ids.map((id) => ({ id })))]));
-  const ws = [worker("p-a"), worker("p-b")];
-  // Restarted while p1's update is surely in the middle: its pin waits at the emulator's gate.
-  env.emu.addFault({ method: "POST", path: "/flowControl/key-p1/pin$", hold: true });
-  await env.emu.emulator.controls.heldRequests(1);
-  pg.restart();
-  await until("p1's worker to hear its fence is lost", () => ws.some((w) => /p1: the connection to the fleet database was lost, so another worker may take the stack: cancelling its update/.test(w.out)), 60_000);
-  env.emu.emulator.controls.openGate();
-  await until("every job done", async () => {
-    const rows = (await status(pg.url)).filter((r) => ids.includes(r.tenant));
-    return rows.length === ids.length && rows.every((r) => r.state !== "queued" && r.state !== "running");
-  }, 300_000);
-  env.emu.emulator.controls.latencyMs = 0;
-  const rows = (await statusRows()).filter((r) => ids.includes(r.tenant));
-  expect(rows.filter((r) => !["created", "updated", "unchanged"].includes(r.state))).toEqual([]);
-  expect(ids.every((id) => account.keys[`key-${id}`]?.pinned?.rate === 10)).toBe(true);
-  // Both workers lived through it, took their locks again, and judged nobody dead.
-  expect(ws.map((w) => w.code)).toEqual([null, null]);
-  for (const w of ws) expect(w.out).toMatch(/reconnected to the fleet database at 127\.0\.0\.1:\d+ after \d+s/);
-  expect(ws.map((w) => w.out).join("")).not.toMatch(/is gone/);
-  // One index per tenant, each in its stack's state; no stack run by two workers at once.
-  const inState = await indexIdsInState();
-  for (const id of ids) expect({ id, indexes: env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith(`${id}-search-`)).map((i) => i.record.id) }).toEqual({ id, indexes: inState[id] });
-  const runs = await sql<{ stack: string; started_at: Date; ended_at: Date | null; result: string; error: string | null }>("SELECT stack, started_at, ended_at, result, error FROM pulumi_mgmt_fleet.runs WHERE stack = ANY($1) ORDER BY id", [ids.map((id) => `tenants/${id}`)]);
-  expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
-  expect(runs.filter((r) => r.result === "interrupted")).toEqual([]);
-  // The restart did cut runs in the middle: each was stopped, and its job converged later.
-  expect(runs.filter((r) => r.stack === "tenants/p1" && r.result === "cancelled" && /connection to the fleet database was lost/.test(r.error ?? "")).length).toBe(1);
-  for (const id of ids) {
-    const list = runs.filter((r) => r.stack === `tenants/${id}`);
-    for (let i = 1; i < list.length; i++) expect(list[i].started_at.getTime()).toBeGreaterThanOrEqual(list[i - 1].ended_at!.getTime());
-  }
-  for (const w of ws) w.process.kill("SIGTERM");
-  for (const w of ws) expect((await finished(w)).code).toBe(0);
-}, 8 * 60_000);
+    // A second submit while jobs run: f16's newer desired state replaces its queued job (or follows
+    // its running one), and so does every other queued tenant's, but the two with a 503 burst: a
+    // new job of theirs would start its attempts afresh, and their second run must be the queue's retry.
+    const bursts = ["f14", "f15"];
+    const again = await finished(
+      fleet([
+        "submit",
+        tenantsFile(
+          "again",
+          good.filter((id) => !bursts.includes(id)).map((id) => ({ id, rate: id === "f16" ? 20 : 10 })),
+        ),
+      ]),
+    );
+    expect(again.code).toBe(0);
+
+    await until(
+      "every job done",
+      async () => {
+        const rows = await status(pg.url);
+        return rows.length === TENANTS && rows.every((r) => r.state !== "queued" && r.state !== "running");
+      },
+      600_000,
+    );
+    env.emu.emulator.controls.latencyMs = 0;
+
+    const shown = await statusRows(); // what `mgmt-fleet status --json` prints
+    const byTenant = Object.fromEntries(shown.map((s) => [s.tenant, s]));
+    // The tenant that fails for good: failed with the engine's reason, and never run again after it.
+    expect(byTenant.f13.state).toBe("failed");
+    expect(byTenant.f13.error).toMatch(
+      /could not pin flow control key "key-f13" in eu-central-1: the service answered 400/,
+    );
+    expect(
+      good.map((id) => byTenant[id]).filter((r) => !["created", "updated", "unchanged"].includes(r.state)),
+    ).toEqual([]);
+    expect(account.keys["key-f16"].pinned?.rate).toBe(20);
+    expect(good.every((id) => account.keys[`key-${id}`].pinned !== undefined)).toBe(true);
+
+    // The killed worker's runs were finished by the others, and the 503s were retried by the queue.
+    const runs = await sql<{
+      stack: string;
+      worker: string;
+      result: string | null;
+      started_at: Date;
+      ended_at: Date | null;
+      attempt: number;
+    }>("SELECT stack, worker, result, started_at, ended_at, attempt FROM pulumi_mgmt_fleet.runs ORDER BY id");
+    const f13 = runs.filter((r) => r.stack === "tenants/f13");
+    expect([f13.filter((r) => r.result === "failed").length, f13[f13.length - 1].result]).toEqual([1, "failed"]);
+    const interrupted = runs.filter((r) => r.result === "interrupted");
+    expect(interrupted.length).toBeGreaterThanOrEqual(1);
+    for (const id of bursts) {
+      expect(runs.filter((r) => r.stack === `tenants/${id}`).map((r) => [r.result, r.attempt])).toEqual([
+        ["failed", 1],
+        ["created", 2],
+      ]);
+    }
+    // One worker at a time per stack: each run starts after the one before it ended (a killed run
+    // ended at the kill), and none is left open.
+    expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
+    // The restart stopped the runs whose fence it cut (their jobs went back to the queue and
+    // converged, above), and the surviving workers took their locks again.
+    expect(runs.filter((r) => r.stack === "tenants/f03").map((r) => r.result)).toEqual(
+      expect.arrayContaining(["cancelled", expect.stringMatching(/^(created|updated|unchanged)$/)]),
+    );
+    for (const w of survivors)
+      expect(w.out).toMatch(/reconnected to the fleet database at 127\.0\.0\.1:\d+ after \d+s/);
+    const byStack = new Map<string, typeof runs>();
+    for (const r of runs) byStack.set(r.stack, [...(byStack.get(r.stack) ?? []), r]);
+    for (const [, list] of byStack) {
+      for (let i = 1; i < list.length; i++) {
+        const previousEnd = list[i - 1].result === "interrupted" ? killedAt : list[i - 1].ended_at!;
+        expect(list[i].started_at.getTime()).toBeGreaterThanOrEqual(previousEnd.getTime());
+      }
+    }
+
+    // Every index on the service is in exactly one stack's state.
+    const inState = await indexIdsInState();
+    const all = Object.values(inState).flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
+    expect(Object.keys(inState).sort()).toEqual(ids);
+
+    // A re-run of the converged tenants makes no write request.
+    env.emu.resetLog();
+    const rerun = await finished(
+      fleet([
+        "submit",
+        tenantsFile(
+          "good",
+          good.map((id) => ({ id, rate: id === "f16" ? 20 : 10 })),
+        ),
+        "--wait",
+      ]),
+    );
+    expect(rerun.code).toBe(0);
+    expect(rerun.out.match(/^f\d\d\s+unchanged\s/gm)).toHaveLength(good.length);
+    expect(writes(env.emu)).toBe(0);
+
+    // SIGTERM: the workers stop gracefully.
+    const alive = workers.filter((w) => w.code === null);
+    for (const w of alive) w.process.kill("SIGTERM");
+    for (const w of alive) expect((await finished(w)).code).toBe(0);
+  },
+  20 * 60_000,
+);
+
+test(
+  "a stack whose fence a live worker holds is never run by another, and converges once it is free; drift reports a field changed elsewhere and changes nothing; destroy removes the tenant; SIGTERM stops the worker",
+  async () => {
+    const { token: t, account } = freshMessagingAccount(env);
+    token = t;
+    // A live holder: this test process, inside a "run" of stack tenants/g1.
+    const fence = await takeFence(pg.url, "tenants/g1", { action: "converge", worker: "test-holder" });
+    await finished(fleet(["submit", tenantsFile("g1", [{ id: "g1" }])]));
+    const first = worker("g", 1);
+    await until(
+      "the worker to find the fence taken",
+      () => /g1: stack tenants\/g1 is being updated by another fleet worker or driver; retrying later/.test(first.out),
+      60_000,
+    );
+    expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    await fence.end({ result: "unchanged" });
+    await until(
+      "g1 to converge",
+      async () =>
+        (await status(pg.url)).some((r) => r.tenant === "g1" && /^(created|updated|unchanged)$/.test(r.state)),
+      120_000,
+    );
+    expect(account.keys["key-g1"]?.pinned?.rate).toBe(10);
+    expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("g1-search-"))).toHaveLength(1);
+
+    // drift: a read-only check per tenant names the resource and field changed elsewhere, and changes nothing.
+    const clean = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
+    expect([clean.code, clean.out]).toEqual([
+      0,
+      expect.stringMatching(
+        /submitted 1 drift checks\n[\s\S]*1 of 1 tenants done, 0 running, 0 queued\n0 of 1 tenants drifted/,
+      ),
+    ]);
+    account.keys["key-g1"].pinned = { parallelism: 2, rate: 99, period: 60 }; // an operator, out of band
+    env.emu.resetLog();
+    const drifted = await finished(fleet(["drift", tenantsFile("g1", [{ id: "g1" }])]));
+    expect([drifted.code, drifted.out]).toEqual([
+      3,
+      expect.stringMatching(/^g1: policy drifted \(.*pin.*\)$[\s\S]*1 of 1 tenants drifted/m),
+    ]);
+    expect(writes(env.emu)).toBe(0);
+    expect(account.keys["key-g1"].pinned?.rate).toBe(99);
+
+    // destroy: the tenant's index goes.
+    const destroyed = await finished(fleet(["destroy", tenantsFile("g1", [{ id: "g1" }]), "--wait"]));
+    expect([destroyed.code, destroyed.out]).toEqual([0, expect.stringMatching(/^g1\s+destroyed\s/m)]);
+    expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("g1-search-"))).toEqual([]);
+    first.process.kill("SIGTERM");
+    await finished(first);
+    expect([first.code, first.out]).toEqual([
+      0,
+      expect.stringMatching(/SIGTERM: cancelling the running updates[\s\S]*stopped/),
+    ]);
+  },
+  5 * 60_000,
+);
+
+test(
+  "SIGTERM in the middle of an update: the worker cancels it gracefully, records it and exits 0; the job goes back to the queue and another worker converges the tenant",
+  async () => {
+    const { token: t, account } = freshMessagingAccount(env);
+    token = t;
+    await finished(fleet(["submit", tenantsFile("h1", [{ id: "h1" }])]));
+    env.emu.emulator.controls.latencyMs = 1500;
+    env.emu.resetLog();
+    const first = worker("h", 1);
+    await until(
+      "h1's update to talk to the service",
+      () => /h1: converge \(attempt 1/.test(first.out) && env.emu.requests().length > 0,
+      120_000,
+    );
+    first.process.kill("SIGTERM");
+    await finished(first);
+    env.emu.emulator.controls.latencyMs = 0;
+    expect([first.code, first.out]).toEqual([
+      0,
+      expect.stringMatching(/SIGTERM: cancelling the running updates[\s\S]*h1: (cancelled|created)[\s\S]*stopped/),
+    ]);
+    const runs = await sql<{ result: string | null }>(
+      "SELECT result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/h1' ORDER BY id",
+    );
+    expect(runs.map((r) => r.result)).toEqual([expect.stringMatching(/^(cancelled|created)$/)]);
+    const cancelled = runs[0].result === "cancelled";
+    // A cancelled run's job is queued again, and nothing is left locked.
+    const jobs = await sql<{ attempts: number; locked_by: string | null }>(
+      "SELECT attempts, locked_by FROM graphile_worker.jobs WHERE queue_name = 'tenant:h1'",
+    );
+    expect(jobs).toEqual(cancelled ? [{ attempts: 1, locked_by: null }] : []);
+
+    const second = worker("h2", 1);
+    if (cancelled)
+      await until(
+        "h1 to converge on the other worker",
+        async () =>
+          (await status(pg.url)).some(
+            (r) => r.tenant === "h1" && ["created", "updated", "unchanged"].includes(r.state),
+          ),
+        120_000,
+      );
+    expect(account.keys["key-h1"]?.pinned?.rate).toBe(10);
+    expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("h1-search-"))).toHaveLength(1);
+    second.process.kill("SIGTERM");
+    expect((await finished(second)).code).toBe(0);
+  },
+  5 * 60_000,
+);
+
+test(
+  "the fleet database stopped during an update: the worker says so at once and keeps waiting; a first SIGTERM waits, a second ends it in seconds with nothing of its run left; once the database is back another worker converges the tenant, one index",
+  async () => {
+    const { token: t } = freshMessagingAccount(env);
+    token = t;
+    await finished(fleet(["submit", tenantsFile("z1", [{ id: "z1" }])]));
+    env.emu.emulator.controls.closeGate();
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
+    const w = worker("z", 1);
+    await Promise.race([
+      env.emu.emulator.controls.heldRequests(1),
+      until("z1's create to be held", () => w.code !== null, 120_000),
+    ]);
+    pg.halt();
+    try {
+      await until(
+        "the worker to say the database is away",
+        () => /the fleet database at 127\.0\.0\.1:\d+ is unreachable/.test(w.out),
+        10_000,
+      );
+      env.emu.emulator.controls.openGate(); // the create commits; no state can record it
+      w.process.kill("SIGTERM");
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(w.code).toBeNull(); // a worker waits for the database to record its run
+      w.process.kill("SIGTERM");
+      const second = Date.now();
+      await until("the worker to end", () => w.code !== null, 20_000);
+      expect(Date.now() - second).toBeLessThan(10_000);
+      expect([w.code, w.out]).toEqual([1, expect.stringMatching(/SIGTERM again: stopping now/)]);
+      expect(fleetRunProcesses(pg.url)).toEqual([]);
+    } finally {
+      env.emu.emulator.controls.openGate();
+      env.emu.emulator.controls.clearFaults();
+      pg.resume();
+    }
+    const next = worker("z2", 1);
+    await until("z1 to converge", async () =>
+      (await status(pg.url)).some((r) => r.tenant === "z1" && /^(created|updated|unchanged)$/.test(r.state)),
+    );
+    expect((await indexIdsInState()).z1).toHaveLength(1);
+    expect(env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith("z1-search-"))).toHaveLength(1);
+    next.process.kill("SIGTERM");
+    await finished(next);
+  },
+  6 * 60_000,
+);
+
+test(
+  "a worker inside a long update is alive to the others: no other worker frees its job or runs its stack",
+  async () => {
+    const { token: t, account } = freshMessagingAccount(env);
+    token = t;
+    await finished(fleet(["submit", tenantsFile("k1", [{ id: "k1" }])]));
+    // k1's pin waits at the emulator's gate for longer than the others' reaper waits before judging
+    // a job's worker (10 s after the job was locked, looked at every 5 s).
+    env.emu.addFault({ method: "POST", path: "/flowControl/key-k1/pin$", hold: true });
+    const busy = worker("k-busy", 1, { MGMT_TIMEOUT_MS: "600000", MGMT_TOTAL_TIMEOUT_MS: "900000" });
+    await env.emu.emulator.controls.heldRequests(1);
+    const other = worker("k-other", 1);
+    await until("the other worker to be up", () => /mgmt-fleet worker: 1 at a time/.test(other.out), 60_000);
+    await new Promise((r) => setTimeout(r, 20_000));
+    env.emu.emulator.controls.openGate();
+    await until(
+      "k1 to converge",
+      async () => (await status(pg.url)).some((r) => r.tenant === "k1" && r.state === "created"),
+      120_000,
+    );
+    expect(`${busy.out}${other.out}`).not.toMatch(/is gone|being updated by another fleet worker/);
+    const runs = await sql<{ worker: string; result: string }>(
+      "SELECT worker, result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/k1'",
+    );
+    expect(runs).toEqual([{ worker: expect.stringMatching(/^pool-/), result: "created" }]);
+    expect(account.keys["key-k1"]?.pinned?.rate).toBe(10);
+    for (const w of [busy, other]) w.process.kill("SIGTERM");
+    for (const w of [busy, other]) expect((await finished(w)).code).toBe(0);
+  },
+  5 * 60_000,
+);
+
+test(
+  "PostgreSQL restarted while workers run updates: the workers reconnect, the interrupted runs are retried, and every tenant converges once, one run at a time",
+  async () => {
+    const { token: t, account } = freshMessagingAccount(env);
+    token = t;
+    const ids = ["p1", "p2", "p3", "p4", "p5", "p6"];
+    env.emu.emulator.controls.latencyMs = 300;
+    await finished(
+      fleet([
+        "submit",
+        tenantsFile(
+          "restart",
+          ids.map((id) => ({ id })),
+        ),
+      ]),
+    );
+    const ws = [worker("p-a"), worker("p-b")];
+    // Restarted while p1's update is surely in the middle: its pin waits at the emulator's gate.
+    env.emu.addFault({ method: "POST", path: "/flowControl/key-p1/pin$", hold: true });
+    await env.emu.emulator.controls.heldRequests(1);
+    pg.restart();
+    await until(
+      "p1's worker to hear its fence is lost",
+      () =>
+        ws.some((w) =>
+          /p1: the connection to the fleet database was lost, so another worker may take the stack: cancelling its update/.test(
+            w.out,
+          ),
+        ),
+      60_000,
+    );
+    env.emu.emulator.controls.openGate();
+    await until(
+      "every job done",
+      async () => {
+        const rows = (await status(pg.url)).filter((r) => ids.includes(r.tenant));
+        return rows.length === ids.length && rows.every((r) => r.state !== "queued" && r.state !== "running");
+      },
+      300_000,
+    );
+    env.emu.emulator.controls.latencyMs = 0;
+    const rows = (await statusRows()).filter((r) => ids.includes(r.tenant));
+    expect(rows.filter((r) => !["created", "updated", "unchanged"].includes(r.state))).toEqual([]);
+    expect(ids.every((id) => account.keys[`key-${id}`]?.pinned?.rate === 10)).toBe(true);
+    // Both workers lived through it, took their locks again, and judged nobody dead.
+    expect(ws.map((w) => w.code)).toEqual([null, null]);
+    for (const w of ws) expect(w.out).toMatch(/reconnected to the fleet database at 127\.0\.0\.1:\d+ after \d+s/);
+    expect(ws.map((w) => w.out).join("")).not.toMatch(/is gone/);
+    // One index per tenant, each in its stack's state; no stack run by two workers at once.
+    const inState = await indexIdsInState();
+    for (const id of ids)
+      expect({
+        id,
+        indexes: env.emu.emulator.data.indexes
+          .filter((i) => i.record.name.startsWith(`${id}-search-`))
+          .map((i) => i.record.id),
+      }).toEqual({ id, indexes: inState[id] });
+    const runs = await sql<{
+      stack: string;
+      started_at: Date;
+      ended_at: Date | null;
+      result: string;
+      error: string | null;
+    }>(
+      "SELECT stack, started_at, ended_at, result, error FROM pulumi_mgmt_fleet.runs WHERE stack = ANY($1) ORDER BY id",
+      [ids.map((id) => `tenants/${id}`)],
+    );
+    expect(runs.filter((r) => r.ended_at === null)).toEqual([]);
+    expect(runs.filter((r) => r.result === "interrupted")).toEqual([]);
+    // The restart did cut runs in the middle: each was stopped, and its job converged later.
+    expect(
+      runs.filter(
+        (r) =>
+          r.stack === "tenants/p1" &&
+          r.result === "cancelled" &&
+          /connection to the fleet database was lost/.test(r.error ?? ""),
+      ).length,
+    ).toBe(1);
+    for (const id of ids) {
+      const list = runs.filter((r) => r.stack === `tenants/${id}`);
+      for (let i = 1; i < list.length; i++)
+        expect(list[i].started_at.getTime()).toBeGreaterThanOrEqual(list[i - 1].ended_at!.getTime());
+    }
+    for (const w of ws) w.process.kill("SIGTERM");
+    for (const w of ws) expect((await finished(w)).code).toBe(0);
+  },
+  8 * 60_000,
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const tenant = (id: string): Tenant => ({ id, plan: "free", searchRegion: "eu-west-1", messagingRegion: "eu-central-1", flowControlKey: `key-${id}`, pin: { parallelism: 2, rate: 10, period: 60 } });
-const indexesOnService = (id: string) => env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith(`${id}-search-`)).map((i) => i.record.id);
+const tenant = (id: string): Tenant => ({
+  id,
+  plan: "free",
+  searchRegion: "eu-west-1",
+  messagingRegion: "eu-central-1",
+  flowControlKey: `key-${id}`,
+  pin: { parallelism: 2, rate: 10, period: 60 },
+});
+const indexesOnService = (id: string) =>
+  env.emu.emulator.data.indexes.filter((i) => i.record.name.startsWith(`${id}-search-`)).map((i) => i.record.id);
 
-test("a worker's node process SIGKILLed alone while its provider waits out a Retry-After: nothing of its run is alive 5 s later, and once another machine's worker has converged the tenant and the longest retry has passed, the tenant has one index, in its stack's state", async () => {
-  const { token: t } = freshMessagingAccount(env);
-  token = t;
-  await finished(fleet(["submit", tenantsFile("o1", [{ id: "o1" }])]));
-  // A rate-limited account: the index create is answered 429 with Retry-After 30 (the client's cap), three times.
-  env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 30, times: 3 });
-  env.emu.resetLog();
-  const doomed = worker("o-doomed", 1);
-  await until("o1's create to be rate-limited", () => env.emu.requests({ route: "POST /v2/search" }).some((r) => r.status === 429), 120_000);
-  const limitedAt = Date.now();
-  process.kill(doomed.process.pid!, "SIGKILL"); // the node process alone, as the OOM killer does
-  await sleep(5000);
-  const leftAfter5s = fleetRunProcesses(pg.url);
-  // The takeover from another machine, which cannot see (or end) the dead worker's processes.
-  const other = worker("o-other", 1, {}, canFakeAnotherMachine() ? OTHER_MACHINE : []);
-  await until("o1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "o1" && r.state === "created"), 300_000);
-  // The dead run's provider, had it lived, would have sent its create by now: three waits of at most 33 s.
-  await sleep(limitedAt + 3 * 33_000 + 5_000 - Date.now());
-  const inState = (await indexIdsInState()).o1;
-  expect({ onService: indexesOnService("o1"), leftAfter5s }).toEqual({ onService: inState, leftAfter5s: [] });
-  expect(inState).toHaveLength(1);
-  try {
-    process.kill(-doomed.process.pid!, "SIGKILL");
-  } catch {
-    // nothing of its group is left
-  }
-  // SIGTERM to the worker itself: unshare, its parent, ignores it while it waits.
-  const inside = readFileSync(`/proc/${other.process.pid}/task/${other.process.pid}/children`, "utf8").trim().split(/\s+/).map(Number)[0];
-  process.kill(inside || other.process.pid!, "SIGTERM");
-  await finished(other);
-}, 8 * 60_000);
+test(
+  "a worker's node process SIGKILLed alone while its provider waits out a Retry-After: nothing of its run is alive 5 s later, and once another machine's worker has converged the tenant and the longest retry has passed, the tenant has one index, in its stack's state",
+  async () => {
+    const { token: t } = freshMessagingAccount(env);
+    token = t;
+    await finished(fleet(["submit", tenantsFile("o1", [{ id: "o1" }])]));
+    // A rate-limited account: the index create is answered 429 with Retry-After 30 (the client's cap), three times.
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 30, times: 3 });
+    env.emu.resetLog();
+    const doomed = worker("o-doomed", 1);
+    await until(
+      "o1's create to be rate-limited",
+      () => env.emu.requests({ route: "POST /v2/search" }).some((r) => r.status === 429),
+      120_000,
+    );
+    const limitedAt = Date.now();
+    process.kill(doomed.process.pid!, "SIGKILL"); // the node process alone, as the OOM killer does
+    await sleep(5000);
+    const leftAfter5s = fleetRunProcesses(pg.url);
+    // The takeover from another machine, which cannot see (or end) the dead worker's processes.
+    const other = worker("o-other", 1, {}, canFakeAnotherMachine() ? OTHER_MACHINE : []);
+    await until(
+      "o1 to converge",
+      async () => (await status(pg.url)).some((r) => r.tenant === "o1" && r.state === "created"),
+      300_000,
+    );
+    // The dead run's provider, had it lived, would have sent its create by now: three waits of at most 33 s.
+    await sleep(limitedAt + 3 * 33_000 + 5_000 - Date.now());
+    const inState = (await indexIdsInState()).o1;
+    expect({ onService: indexesOnService("o1"), leftAfter5s }).toEqual({ onService: inState, leftAfter5s: [] });
+    expect(inState).toHaveLength(1);
+    try {
+      process.kill(-doomed.process.pid!, "SIGKILL");
+    } catch {
+      // nothing of its group is left
+    }
+    // SIGTERM to the worker itself: unshare, its parent, ignores it while it waits.
+    const inside = readFileSync(`/proc/${other.process.pid}/task/${other.process.pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .map(Number)[0];
+    process.kill(inside || other.process.pid!, "SIGTERM");
+    await finished(other);
+  },
+  8 * 60_000,
+);
 
-test("a person's `pulumi up` holds the stack's lock while the fleet runs the stack a dead worker left open: the fleet waits, saying so in its log and in status, and never breaks the lock; the person's up ends without a lock error; afterwards every object of the tenant is in the stack's state", async () => {
-  const { token: t, account } = freshMessagingAccount(env);
-  token = t;
-  // A run of m1's stack whose worker died: its row left open, and nobody holds its worker's lock.
-  await finished(fleet(["status"]));
-  await sql("INSERT INTO pulumi_mgmt_fleet.runs (stack, action, worker) VALUES ('tenants/m1', 'converge', 'pool-dead-m1')");
-  // The on-call person's hot-fix `up` of the same stack on the same backend, held by a slow answer
-  // (for as long as the test likes: the test's quick client timeout would resend it past the gate).
-  env.emu.addFault({ method: "POST", path: "/flowControl/key-m1/pin$", hold: true });
-  mkdirSync(path.join(work, "person-m1"));
-  const person = await mgmtStack({ workDir: path.join(work, "person-m1"), projectName: TENANT_PROJECT, stackName: "m1", backendUrl: pg.url, mgmt: { ...env.mgmt, messagingToken: t, timeoutMs: 600_000, totalTimeoutMs: 900_000 }, program: tenantProgram(tenant("m1")), passphrase: PASSPHRASE, offline: true });
-  const personUp = person.up();
-  await env.emu.emulator.controls.heldRequests(1);
-  await finished(fleet(["submit", tenantsFile("m1", [{ id: "m1" }])]));
-  const w = worker("m", 1);
-  await until("the worker to wait for the person's lock", () => /m1: Pulumi's lock of stack tenants\/m1 is held by .* not by a run of the fleet: waiting up to/.test(w.out), 90_000).catch((err: Error) => {
-    throw new Error(`${err.message}; the worker printed:\n${w.out}`);
-  });
-  expect((await statusRows()).find((r) => r.tenant === "m1")).toEqual(expect.objectContaining({ state: "running", note: expect.stringMatching(/^waiting for Pulumi's lock, held by /) }));
-  // Nothing of the fleet's own update has reached the service: only the person's create (its pin,
-  // still held, is logged once answered).
-  expect(env.emu.requests().filter((r) => r.method !== "GET").map((r) => r.route)).toEqual(["POST /v2/search"]);
-  env.emu.emulator.controls.openGate();
-  const done = await personUp;
-  expect(`${done.stdout}\n${done.stderr}`).not.toMatch(/lock/i);
-  await until("m1 to converge", async () => (await status(pg.url)).some((r) => r.tenant === "m1" && /^(updated|unchanged)$/.test(r.state)), 180_000);
-  expect(await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/m1/%'")).toEqual([{ n: 0 }]);
-  expect((await indexIdsInState()).m1).toEqual(indexesOnService("m1"));
-  expect(indexesOnService("m1")).toHaveLength(1);
-  expect(account.keys["key-m1"]?.pinned?.rate).toBe(10);
-  w.process.kill("SIGTERM");
-  await finished(w);
-}, 6 * 60_000);
+test(
+  "a person's `pulumi up` holds the stack's lock while the fleet runs the stack a dead worker left open: the fleet waits, saying so in its log and in status, and never breaks the lock; the person's up ends without a lock error; afterwards every object of the tenant is in the stack's state",
+  async () => {
+    const { token: t, account } = freshMessagingAccount(env);
+    token = t;
+    // A run of m1's stack whose worker died: its row left open, and nobody holds its worker's lock.
+    await finished(fleet(["status"]));
+    await sql(
+      "INSERT INTO pulumi_mgmt_fleet.runs (stack, action, worker) VALUES ('tenants/m1', 'converge', 'pool-dead-m1')",
+    );
+    // The on-call person's hot-fix `up` of the same stack on the same backend, held by a slow answer
+    // (for as long as the test likes: the test's quick client timeout would resend it past the gate).
+    env.emu.addFault({ method: "POST", path: "/flowControl/key-m1/pin$", hold: true });
+    mkdirSync(path.join(work, "person-m1"));
+    const person = await mgmtStack({
+      workDir: path.join(work, "person-m1"),
+      projectName: TENANT_PROJECT,
+      stackName: "m1",
+      backendUrl: pg.url,
+      mgmt: { ...env.mgmt, messagingToken: t, timeoutMs: 600_000, totalTimeoutMs: 900_000 },
+      program: tenantProgram(tenant("m1")),
+      passphrase: PASSPHRASE,
+      offline: true,
+    });
+    const personUp = person.up();
+    await env.emu.emulator.controls.heldRequests(1);
+    await finished(fleet(["submit", tenantsFile("m1", [{ id: "m1" }])]));
+    const w = worker("m", 1);
+    await until(
+      "the worker to wait for the person's lock",
+      () => /m1: Pulumi's lock of stack tenants\/m1 is held by .* not by a run of the fleet: waiting up to/.test(w.out),
+      90_000,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; the worker printed:\n${w.out}`);
+    });
+    expect((await statusRows()).find((r) => r.tenant === "m1")).toEqual(
+      expect.objectContaining({
+        state: "running",
+        note: expect.stringMatching(/^waiting for Pulumi's lock, held by /),
+      }),
+    );
+    // Nothing of the fleet's own update has reached the service: only the person's create (its pin,
+    // still held, is logged once answered).
+    expect(
+      env.emu
+        .requests()
+        .filter((r) => r.method !== "GET")
+        .map((r) => r.route),
+    ).toEqual(["POST /v2/search"]);
+    env.emu.emulator.controls.openGate();
+    const done = await personUp;
+    expect(`${done.stdout}\n${done.stderr}`).not.toMatch(/lock/i);
+    await until(
+      "m1 to converge",
+      async () => (await status(pg.url)).some((r) => r.tenant === "m1" && /^(updated|unchanged)$/.test(r.state)),
+      180_000,
+    );
+    expect(
+      await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/m1/%'"),
+    ).toEqual([{ n: 0 }]);
+    expect((await indexIdsInState()).m1).toEqual(indexesOnService("m1"));
+    expect(indexesOnService("m1")).toHaveLength(1);
+    expect(account.keys["key-m1"]?.pinned?.rate).toBe(10);
+    w.process.kill("SIGTERM");
+    await finished(w);
+  },
+  6 * 60_000,
+);
 
 test("a live worker whose connection dropped is not judged dead while it reconnects", async () => {
   const holder = async () => {
@@ -501,57 +764,114 @@ test("a live worker whose connection dropped is not judged dead while it reconne
 }, 60_000);
 
 test("a run that throws before its engine starts (a work folder that cannot be made) records the failure and lets the fence go", async () => {
-  const tenant = { id: "w1x", plan: "free" as const, searchRegion: "eu-west-1" as const, messagingRegion: "eu-central-1" as const, flowControlKey: "key-w1x" };
+  const tenant = {
+    id: "w1x",
+    plan: "free" as const,
+    searchRegion: "eu-west-1" as const,
+    messagingRegion: "eu-central-1" as const,
+    flowControlKey: "key-w1x",
+  };
   const file = path.join(work, "a-file");
   writeFileSync(file, "");
-  const run = { database: pg.url, worker: "pool-test", workRoot: path.join(file, "under-a-file"), mgmt: env.mgmt, retries: 0, action: "converge" as const, signal: new AbortController().signal };
+  const run = {
+    database: pg.url,
+    worker: "pool-test",
+    workRoot: path.join(file, "under-a-file"),
+    mgmt: env.mgmt,
+    retries: 0,
+    action: "converge" as const,
+    signal: new AbortController().signal,
+  };
   await expect(convergeFenced(tenant, run)).rejects.toThrow(/ENOTDIR/);
-  expect(await sql("SELECT result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/w1x'")).toEqual([{ result: "failed" }]);
+  expect(await sql("SELECT result FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/w1x'")).toEqual([
+    { result: "failed" },
+  ]);
   const again = await takeFence(pg.url, "tenants/w1x", { action: "converge", worker: "pool-test" });
   expect(again.unfinished).toBe(false);
   await again.end({ result: "unchanged" });
 });
 
-test("a run that succeeded after its fence's connection dropped leaves its next run to break the Pulumi lock it may have failed to delete; a lock after a clean run is someone else's and stays", async () => {
-  const { token: t } = freshMessagingAccount(env);
-  const tenant = { id: "l1", plan: "free" as const, searchRegion: "eu-west-1" as const, messagingRegion: "eu-central-1" as const, flowControlKey: "key-l1", pin: { parallelism: 2, rate: 10, period: 60 } };
-  const run = { database: pg.url, worker: "pool-test", workRoot: path.join(work, "lock-test"), mgmt: { ...env.mgmt, messagingToken: t }, retries: 0, action: "converge" as const, signal: new AbortController().signal, passphrase: PASSPHRASE };
-  // The lock Pulumi writes for the stack, as it is while an update runs (its pin held at the gate).
-  env.emu.addFault({ method: "POST", path: "/flowControl/key-l1/pin$", hold: true });
-  const first = convergeFenced(tenant, run);
-  await env.emu.emulator.controls.heldRequests(1);
-  const locks = await sql<{ key: string; data: unknown }>("SELECT key, data FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'");
-  env.emu.emulator.controls.openGate();
-  expect(locks).toHaveLength(1);
-  expect((await first).status).toBe("created");
+test(
+  "a run that succeeded after its fence's connection dropped leaves its next run to break the Pulumi lock it may have failed to delete; a lock after a clean run is someone else's and stays",
+  async () => {
+    const { token: t } = freshMessagingAccount(env);
+    const tenant = {
+      id: "l1",
+      plan: "free" as const,
+      searchRegion: "eu-west-1" as const,
+      messagingRegion: "eu-central-1" as const,
+      flowControlKey: "key-l1",
+      pin: { parallelism: 2, rate: 10, period: 60 },
+    };
+    const run = {
+      database: pg.url,
+      worker: "pool-test",
+      workRoot: path.join(work, "lock-test"),
+      mgmt: { ...env.mgmt, messagingToken: t },
+      retries: 0,
+      action: "converge" as const,
+      signal: new AbortController().signal,
+      passphrase: PASSPHRASE,
+    };
+    // The lock Pulumi writes for the stack, as it is while an update runs (its pin held at the gate).
+    env.emu.addFault({ method: "POST", path: "/flowControl/key-l1/pin$", hold: true });
+    const first = convergeFenced(tenant, run);
+    await env.emu.emulator.controls.heldRequests(1);
+    const locks = await sql<{ key: string; data: unknown }>(
+      "SELECT key, data FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'",
+    );
+    env.emu.emulator.controls.openGate();
+    expect(locks).toHaveLength(1);
+    expect((await first).status).toBe("created");
 
-  // A run whose fence's connection drops at its very end, while the database restarts: its update
-  // succeeded, and Pulumi's delete of its lock missed the database (an error message, exit 0).
-  const cut = await takeFence(pg.url, "tenants/l1", { action: "converge", worker: "pool-test" });
-  // Its CLI, which took that lock, recorded its pid as it started (as a fenced run's CLI does).
-  const lockedBy = JSON.parse(Buffer.from((locks[0].data as { data: string }).data, "base64").toString("utf8")) as { pid: number };
-  await cut.recordCli([lockedBy.pid]);
-  await sql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('pulumi-mgmt-fleet:stack:tenants/l1', 0)");
-  await until("the fence to be lost", () => cut.lost.aborted, 10_000);
-  await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
-  await cut.end({ result: "unchanged" });
+    // A run whose fence's connection drops at its very end, while the database restarts: its update
+    // succeeded, and Pulumi's delete of its lock missed the database (an error message, exit 0).
+    const cut = await takeFence(pg.url, "tenants/l1", { action: "converge", worker: "pool-test" });
+    // Its CLI, which took that lock, recorded its pid as it started (as a fenced run's CLI does).
+    const lockedBy = JSON.parse(Buffer.from((locks[0].data as { data: string }).data, "base64").toString("utf8")) as {
+      pid: number;
+    };
+    await cut.recordCli([lockedBy.pid]);
+    await sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('pulumi-mgmt-fleet:stack:tenants/l1', 0)",
+    );
+    await until("the fence to be lost", () => cut.lost.aborted, 10_000);
+    await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
+    await cut.end({ result: "unchanged" });
 
-  // The next run breaks that lock instead of failing for good as "locked".
-  const next = await convergeFenced(tenant, run);
-  expect([next.status, next.error]).toEqual(["unchanged", undefined]);
-  expect(await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'")).toEqual([{ n: 0 }]);
-  expect((await sql<{ result: string; fence_lost: boolean }>("SELECT result, fence_lost FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/l1' ORDER BY id")).map((r) => [r.result, r.fence_lost])).toEqual([
-    ["created", false],
-    ["unchanged", true],
-    ["unchanged", false],
-  ]);
+    // The next run breaks that lock instead of failing for good as "locked".
+    const next = await convergeFenced(tenant, run);
+    expect([next.status, next.error]).toEqual(["unchanged", undefined]);
+    expect(
+      await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'"),
+    ).toEqual([{ n: 0 }]);
+    expect(
+      (
+        await sql<{ result: string; fence_lost: boolean }>(
+          "SELECT result, fence_lost FROM pulumi_mgmt_fleet.runs WHERE stack = 'tenants/l1' ORDER BY id",
+        )
+      ).map((r) => [r.result, r.fence_lost]),
+    ).toEqual([
+      ["created", false],
+      ["unchanged", true],
+      ["unchanged", false],
+    ]);
 
-  // After a clean run, a lock is someone's outside the fleet (a person's `pulumi up`): waited for, never broken.
-  await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
-  const outside = await convergeFenced(tenant, { ...run, lockWaitMs: 2000 });
-  expect([outside.status, outside.error]).toEqual(["failed", expect.stringMatching(/^Pulumi's lock of stack tenants\/l1 is held by \S+@\S+ \(pid \d+, since [^)]+\), not by a run of the fleet: waited 2s; .*`pulumi cancel --stack l1`/)]);
-  expect(await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'")).toEqual([{ n: 1 }]);
-}, 3 * 60_000);
+    // After a clean run, a lock is someone's outside the fleet (a person's `pulumi up`): waited for, never broken.
+    await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [locks[0].key, JSON.stringify(locks[0].data)]);
+    const outside = await convergeFenced(tenant, { ...run, lockWaitMs: 2000 });
+    expect([outside.status, outside.error]).toEqual([
+      "failed",
+      expect.stringMatching(
+        /^Pulumi's lock of stack tenants\/l1 is held by \S+@\S+ \(pid \d+, since [^)]+\), not by a run of the fleet: waited 2s; .*`pulumi cancel --stack l1`/,
+      ),
+    ]);
+    expect(
+      await sql("SELECT count(*)::int AS n FROM pulumi_state WHERE key LIKE '%.pulumi/locks/%/tenants/l1/%'"),
+    ).toEqual([{ n: 1 }]);
+  },
+  3 * 60_000,
+);
 
 test("after a cancelled run the next run of the stack breaks the lock a cancel can leave behind; after a clean one it does not", async () => {
   const cancelled = await takeFence(pg.url, "tenants/c1", { action: "converge", worker: "pool-test" });
@@ -567,7 +887,14 @@ test("after a cancelled run the next run of the stack breaks the lock a cancel c
 test("submit --wait with no worker running says at once what it waits for, and why nothing moves", async () => {
   const waiting = fleet(["submit", tenantsFile("nw1", [{ id: "nw1" }]), "--wait"]);
   try {
-    await until("the first progress line", () => /0 of 1 tenants done, 0 running, 1 queued \(no job has started yet: is a worker running\? mgmt-fleet worker\)/.test(waiting.out), 30_000);
+    await until(
+      "the first progress line",
+      () =>
+        /0 of 1 tenants done, 0 running, 1 queued \(no job has started yet: is a worker running\? mgmt-fleet worker\)/.test(
+          waiting.out,
+        ),
+      30_000,
+    );
   } finally {
     waiting.process.kill("SIGINT");
     await finished(waiting);
@@ -579,14 +906,23 @@ test("a fleet database that cannot be reached or has no such database: one line 
   const port = new URL(pg.url).port;
   const run = (database: string) =>
     new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, "status", "--database", database], { cwd: PACKAGE_ROOT, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
+      const child = spawn(process.execPath, [BIN, "status", "--database", database], {
+        cwd: PACKAGE_ROOT,
+        env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE },
+      });
       let out = "";
       child.stdout.on("data", (d) => (out += d));
       child.stderr.on("data", (d) => (out += d));
       child.on("close", (code) => resolve({ code, out }));
     });
   const refused = await run("postgres://bob:S3cretPw@127.0.0.1:1/pulumi");
-  expect(refused).toEqual({ code: 1, out: "mgmt-fleet: the fleet database: connect ECONNREFUSED 127.0.0.1:1; check --database or MGMT_FLEET_DATABASE_URL\n" });
+  expect(refused).toEqual({
+    code: 1,
+    out: "mgmt-fleet: the fleet database: connect ECONNREFUSED 127.0.0.1:1; check --database or MGMT_FLEET_DATABASE_URL\n",
+  });
   const missing = await run(`postgres://postgres:S3cretPw@127.0.0.1:${port}/no_such_db`);
-  expect(missing).toEqual({ code: 1, out: `mgmt-fleet: the fleet database: database "no_such_db" does not exist; check --database or MGMT_FLEET_DATABASE_URL\n` });
+  expect(missing).toEqual({
+    code: 1,
+    out: `mgmt-fleet: the fleet database: database "no_such_db" does not exist; check --database or MGMT_FLEET_DATABASE_URL\n`,
+  });
 });

@@ -14,10 +14,21 @@ import { clientFor } from "../support/harness";
 const run = promisify(execFile);
 const stateDir = mkdtempSync(path.join(tmpdir(), "main-job-"));
 const stack = `mainjob${process.pid}`;
-const env = { ...process.env, PULUMI_MGMT_STATE_DIR: stateDir, PULUMI_MGMT_STACK: stack, MGMT_BASE_URL: "", MGMT_USERNAME: "", MGMT_PASSWORD: "" };
+const env = {
+  ...process.env,
+  PULUMI_MGMT_STATE_DIR: stateDir,
+  PULUMI_MGMT_STACK: stack,
+  MGMT_BASE_URL: "",
+  MGMT_USERNAME: "",
+  MGMT_PASSWORD: "",
+};
 
 function npmStart(args: string[] = [], extraEnv: Record<string, string> = {}) {
-  return run("node", [path.join(PACKAGE_ROOT, "dist/scripts/main.js"), ...args], { cwd: PACKAGE_ROOT, env: { ...env, ...extraEnv }, maxBuffer: 32 * 1024 * 1024 });
+  return run("node", [path.join(PACKAGE_ROOT, "dist/scripts/main.js"), ...args], {
+    cwd: PACKAGE_ROOT,
+    env: { ...env, ...extraEnv },
+    maxBuffer: 32 * 1024 * 1024,
+  });
 }
 
 afterAll(() => {
@@ -50,7 +61,11 @@ test("npm start: up on the embedded emulator, a table, a clean preview; a rerun 
   expect(JSON.parse(readFileSync(path.join(stateDir, "emulator.json"), "utf8")).indexes).toEqual([]);
   // Gone from the project's backend and its config file with it: a new `npm start` begins afresh.
   expect(existsSync(path.join(PACKAGE_ROOT, `Pulumi.${stack}.yaml`))).toBe(false);
-  expect(readdirSync(stateDir, { recursive: true }).map(String).filter((f) => f.endsWith(`/${stack}.json`))).toEqual([]);
+  expect(
+    readdirSync(stateDir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(`/${stack}.json`)),
+  ).toEqual([]);
 });
 
 test("with MGMT_BASE_URL and credentials, the same command runs against that service and says so", async () => {
@@ -75,7 +90,11 @@ test("with MGMT_BASE_URL and credentials, the same command runs against that ser
     expect(out.stdout).toContain(`using the service at ${service.baseUrl} (from MGMT_* variables)`);
     expect(out.stdout).toMatch(/^tenant-demo\s+false\s+7$/m);
     const client = clientFor({ baseUrl: service.baseUrl, username: alice.username, password: alice.password });
-    expect((await client.searchIndexes.list()).map((i) => i.name).sort()).toEqual(["catalog", expect.stringMatching(/^scratch-/), "support-articles"]);
+    expect((await client.searchIndexes.list()).map((i) => i.name).sort()).toEqual([
+      "catalog",
+      expect.stringMatching(/^scratch-/),
+      "support-articles",
+    ]);
     const destroyed = await npmStart(["--destroy"], serviceEnv);
     expect(await client.searchIndexes.list()).toEqual([]);
     // What it prints works from here: no `pulumi stack rm` (no CLI on PATH, another backend), and
@@ -83,7 +102,9 @@ test("with MGMT_BASE_URL and credentials, the same command runs against that ser
     expect(destroyed.stdout).not.toMatch(/stack rm|^Outputs:/m);
     expect(destroyed.stdout).not.toContain("support-articles");
     expect(destroyed.stdout).toContain("`npm start -- --destroy --remove-stack` removes it too");
-    await expect(npmStart([], { ...serviceEnv, MGMT_PASSWORD: "" })).rejects.toMatchObject({ stderr: expect.stringMatching(/MGMT_BASE_URL is set, so MGMT_PASSWORD must be set too/) });
+    await expect(npmStart([], { ...serviceEnv, MGMT_PASSWORD: "" })).rejects.toMatchObject({
+      stderr: expect.stringMatching(/MGMT_BASE_URL is set, so MGMT_PASSWORD must be set too/),
+    });
   } finally {
     rmSync(path.join(PACKAGE_ROOT, `Pulumi.${stack}real.yaml`), { force: true });
     await service.close();

@@ -12,7 +12,13 @@ function programOf(spec: () => Record<string, MessagingBudgetArgs>) {
     const out: Record<string, unknown> = {};
     for (const [name, args] of Object.entries(spec())) {
       const b = new MessagingBudget(name, args);
-      out[name] = { budget: b.budget, previousBudget: b.previousBudget, region: b.region, state: b.state, type: b.type };
+      out[name] = {
+        budget: b.budget,
+        previousBudget: b.previousBudget,
+        region: b.region,
+        state: b.state,
+        type: b.type,
+      };
     }
     return out;
   };
@@ -35,7 +41,13 @@ test("up sets the budget; no-op runs make zero calls; a change is one PATCH; ref
   const s = await env.stack({ program: programOf(() => ({ main: { accountId: id, budget } })) });
   env.emu.resetLog();
   const up = await s.up();
-  expect(up.outputs.main.value).toEqual({ budget: 500, previousBudget: 300, region: "eu-central-1", state: "active", type: "free" });
+  expect(up.outputs.main.value).toEqual({
+    budget: 500,
+    previousBudget: 300,
+    region: "eu-central-1",
+    state: "active",
+    type: "free",
+  });
   expect(apiCalls(env.emu)).toEqual({ "GET /v2/messaging/users": 1, "PATCH /v2/messaging/update-budget/:id": 1 });
   expect(await budgetOf(id)).toBe(500);
 
@@ -80,7 +92,13 @@ test("a change of account replaces: the new account gets the budget, the old one
 test("refresh drops a budget whose account was deleted, and one whose account vanished", async () => {
   const [a, , c] = env.emu.users[0].accounts.map((x) => x.id);
   const b = env.emu.emulator.addAccount("alice", "us-east-1").record.id;
-  const s = await env.stack({ program: programOf(() => ({ a: { accountId: a, budget: 50 }, b: { accountId: b, budget: 60 }, c: { accountId: c, budget: 70 } })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      a: { accountId: a, budget: 50 },
+      b: { accountId: b, budget: 60 },
+      c: { accountId: c, budget: 70 },
+    })),
+  });
   await s.up();
   env.emu.emulator.data.accounts.find((x) => x.record.id === a)!.record.deletion_time = 1700000000;
   env.emu.emulator.data.accounts = env.emu.emulator.data.accounts.filter((x) => x.record.id !== b);
@@ -95,7 +113,13 @@ test("refresh drops a budget whose account was deleted, and one whose account va
 describe("budgets at the edges, and an unknown account", () => {
   test("0, 20 and 10000 are accepted", async () => {
     const ids = env.emu.users[0].accounts.map((x) => x.id);
-    const s = await env.stack({ program: programOf(() => ({ a: { accountId: ids[0], budget: 0 }, b: { accountId: ids[1], budget: 20 }, c: { accountId: ids[2], budget: 10000 } })) });
+    const s = await env.stack({
+      program: programOf(() => ({
+        a: { accountId: ids[0], budget: 0 },
+        b: { accountId: ids[1], budget: 20 },
+        c: { accountId: ids[2], budget: 10000 },
+      })),
+    });
     await s.up();
     expect([await budgetOf(ids[0]), await budgetOf(ids[1]), await budgetOf(ids[2])]).toEqual([0, 20, 10000]);
   });
@@ -111,8 +135,13 @@ describe("budgets at the edges, and an unknown account", () => {
 });
 
 test("refreshing 50 budgets lists the accounts at most twice", async () => {
-  const ids = Array.from({ length: 50 }, (_, i) => env.emu.emulator.addAccount("alice", i % 2 ? "us-east-1" : "eu-central-1").record.id);
-  const s = await env.stack({ program: programOf(() => Object.fromEntries(ids.map((id, i) => [`b${i}`, { accountId: id, budget: 20 + i }]))) });
+  const ids = Array.from(
+    { length: 50 },
+    (_, i) => env.emu.emulator.addAccount("alice", i % 2 ? "us-east-1" : "eu-central-1").record.id,
+  );
+  const s = await env.stack({
+    program: programOf(() => Object.fromEntries(ids.map((id, i) => [`b${i}`, { accountId: id, budget: 20 + i }]))),
+  });
   await s.up();
   env.emu.resetLog();
   const refresh = await s.refresh();
@@ -139,7 +168,9 @@ test("tokens from getMessagingAccounts are secrets in state", async () => {
 
 test("faults (429, 503, dropped connection) during up and refresh complete correctly", async () => {
   const [a, b] = env.emu.users[0].accounts.map((x) => x.id);
-  const s = await env.stack({ program: programOf(() => ({ a: { accountId: a, budget: 40 }, b: { accountId: b, budget: 50 } })) });
+  const s = await env.stack({
+    program: programOf(() => ({ a: { accountId: a, budget: 40 }, b: { accountId: b, budget: 50 } })),
+  });
   env.emu.addFault({ method: "GET", path: "/v2/messaging/users", status: 429, retryAfter: 1 });
   env.emu.addFault({ method: "PATCH", status: 503 });
   env.emu.addFault({ method: "PATCH", drop: true });
@@ -150,4 +181,3 @@ test("faults (429, 503, dropped connection) during up and refresh complete corre
   const refresh = await s.refresh();
   expect(refresh.summary.resourceChanges).toEqual({ same: 3 });
 });
-

@@ -4,7 +4,17 @@
  */
 import { MessagingControls, getFlowControlOutput, getMessagingAccountOutput } from "../../provider";
 import type { MessagingControlsArgs } from "../../provider";
-import { apiCalls, backendContains, declaring, exported, testEnv, writes, type TestEnv, freshMessagingAccount, diffFields } from "../support/harness";
+import {
+  apiCalls,
+  backendContains,
+  declaring,
+  exported,
+  testEnv,
+  writes,
+  type TestEnv,
+  freshMessagingAccount,
+  diffFields,
+} from "../support/harness";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -26,7 +36,13 @@ function programOf(args: () => MessagingControlsArgs) {
   return async () => {
     let controls: MessagingControls | undefined;
     declaring(() => (controls = new MessagingControls("ops", args())));
-    return controls && { waitListSizes: controls.waitListSizes, keyStates: controls.keyStates, queueStates: controls.queueStates };
+    return (
+      controls && {
+        waitListSizes: controls.waitListSizes,
+        keyStates: controls.keyStates,
+        queueStates: controls.queueStates,
+      }
+    );
   };
 }
 
@@ -63,14 +79,26 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   expect(env.emu.requests()).toEqual([]);
 
   // A trigger value resets once; the same value again does nothing.
-  args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: true }, { key: "tenant-b", resetRateTrigger: "incident-1" }], queues: [{ name: "emails", resumeTrigger: 1 }] };
+  args = {
+    ...args,
+    flowControlKeys: [
+      { key: "tenant-a", paused: true },
+      { key: "tenant-b", resetRateTrigger: "incident-1" },
+    ],
+    queues: [{ name: "emails", resumeTrigger: 1 }],
+  };
   const preview = await s.stack.preview();
   expect(preview.changeSummary).toEqual({ same: 3, update: 2 });
   // The diff names what the user declared, never a field the provider keeps for itself (`before`).
   expect(diffFields(preview.stdout)).toEqual(["resetRateTrigger", "resumeTrigger"]);
   env.emu.resetLog();
   await s.up();
-  expect(actions().map((r) => r.path)).toEqual(expect.arrayContaining(["/regional/eu-central-1/v2/flowControl/tenant-b/resetRate", "/regional/eu-central-1/v2/queues/emails/resume"]));
+  expect(actions().map((r) => r.path)).toEqual(
+    expect.arrayContaining([
+      "/regional/eu-central-1/v2/flowControl/tenant-b/resetRate",
+      "/regional/eu-central-1/v2/queues/emails/resume",
+    ]),
+  );
   expect(actions()).toHaveLength(2);
   expect(account.keys["tenant-b"].rateResets).toBe(1);
   expect(account.queues.emails).toEqual({ paused: false, resumes: 1 });
@@ -78,7 +106,13 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   env.emu.resetLog();
   await s.up();
   expect(env.emu.requests()).toEqual([]);
-  args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: true }, { key: "tenant-b", resetRateTrigger: "incident-2" }] };
+  args = {
+    ...args,
+    flowControlKeys: [
+      { key: "tenant-a", paused: true },
+      { key: "tenant-b", resetRateTrigger: "incident-2" },
+    ],
+  };
   env.emu.resetLog();
   await s.up();
   expect(actions().map((r) => r.path)).toEqual(["/regional/eu-central-1/v2/flowControl/tenant-b/resetRate"]);
@@ -88,13 +122,22 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
   account.keys["tenant-a"].waitListSize = 99;
   await s.refresh();
   const refreshed = await exported(s, "pulumi-nodejs:dynamic/mgmt:FlowControlKey");
-  expect(Object.fromEntries(refreshed.map((r) => [r.outputs!.key, r.outputs!.waitListSize]))).toEqual({ "tenant-a": 99, "tenant-b": 0 });
+  expect(Object.fromEntries(refreshed.map((r) => [r.outputs!.key, r.outputs!.waitListSize]))).toEqual({
+    "tenant-a": 99,
+    "tenant-b": 0,
+  });
   env.emu.resetLog();
   expect((await s.up()).outputs.waitListSizes.value).toEqual({ "tenant-a": 99, "tenant-b": 0 });
   expect(env.emu.requests()).toEqual([]);
 
   // paused back to false lifts the pause.
-  args = { ...args, flowControlKeys: [{ key: "tenant-a", paused: false }, { key: "tenant-b", resetRateTrigger: "incident-2" }] };
+  args = {
+    ...args,
+    flowControlKeys: [
+      { key: "tenant-a", paused: false },
+      { key: "tenant-b", resetRateTrigger: "incident-2" },
+    ],
+  };
   env.emu.resetLog();
   await s.up();
   expect(actions().map((r) => r.path)).toEqual(["/regional/eu-central-1/v2/flowControl/tenant-a/resume"]);
@@ -103,8 +146,18 @@ test("pause, reset on a new trigger only, resume a queue on a new trigger, lift 
 
 test("removing a paused key from the stack lifts its pause; destroy leaves queues delivering", async () => {
   const { token, account } = seeded();
-  let keys = [{ key: "tenant-a", paused: true }, { key: "tenant-b", paused: true }];
-  const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: keys, queues: [{ name: "reports", resumeTrigger: "x" }] })) });
+  let keys = [
+    { key: "tenant-a", paused: true },
+    { key: "tenant-b", paused: true },
+  ];
+  const s = await env.stack({
+    program: programOf(() => ({
+      region: "eu-central-1",
+      token,
+      flowControlKeys: keys,
+      queues: [{ name: "reports", resumeTrigger: "x" }],
+    })),
+  });
   await s.up();
   expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([true, true]);
   keys = [{ key: "tenant-b", paused: true }];
@@ -120,15 +173,26 @@ test("the token defaults to mgmt:messagingToken, can come from getMessagingAccou
   const s = await env.stack({
     mgmt: { messagingToken: token },
     program: async () => {
-      const fromConfig = new MessagingControls("cfg", { region: "eu-central-1", flowControlKeys: [{ key: "tenant-a", paused: true }] });
+      const fromConfig = new MessagingControls("cfg", {
+        region: "eu-central-1",
+        flowControlKeys: [{ key: "tenant-a", paused: true }],
+      });
       const acct = getMessagingAccountOutput({ region: "eu-central-1", type: "free" });
-      const fromAccount = new MessagingControls("acct", { region: "eu-central-1", token: acct.token, flowControlKeys: [{ key: "tenant-b", paused: true }] });
+      const fromAccount = new MessagingControls("acct", {
+        region: "eu-central-1",
+        token: acct.token,
+        flowControlKeys: [{ key: "tenant-b", paused: true }],
+      });
       const info = getFlowControlOutput({ key: "tenant-a", token: acct.token });
       return { a: fromConfig.waitListSizes, b: fromAccount.waitListSizes, waitList: info.waitListSize };
     },
   });
   const up = await s.up();
-  expect([up.outputs.a.value, up.outputs.b.value, up.outputs.waitList.value]).toEqual([{ "tenant-a": 12 }, { "tenant-b": 0 }, 12]);
+  expect([up.outputs.a.value, up.outputs.b.value, up.outputs.waitList.value]).toEqual([
+    { "tenant-a": 12 },
+    { "tenant-b": 0 },
+    12,
+  ]);
   expect([account.keys["tenant-a"].paused, account.keys["tenant-b"].paused]).toEqual([true, true]);
   expect(backendContains(s, [token, env.emu.users[0].password])).toEqual([]);
   await s.destroy();
@@ -136,8 +200,16 @@ test("the token defaults to mgmt:messagingToken, can come from getMessagingAccou
 
 describe("service errors name the key or queue, the action and the answer, and change nothing", () => {
   test.each([
-    ["an unknown key", { flowControlKeys: [{ key: "ghost", paused: true }] }, /could not read the wait list of flow control key "ghost" in eu-central-1: the service answered 404: flow control key ghost not found/],
-    ["an unknown queue", { queues: [{ name: "ghost", resumeTrigger: 1 }] }, /could not resume queue "ghost" in eu-central-1: the service answered 404: queue ghost not found/],
+    [
+      "an unknown key",
+      { flowControlKeys: [{ key: "ghost", paused: true }] },
+      /could not read the wait list of flow control key "ghost" in eu-central-1: the service answered 404: flow control key ghost not found/,
+    ],
+    [
+      "an unknown queue",
+      { queues: [{ name: "ghost", resumeTrigger: 1 }] },
+      /could not resume queue "ghost" in eu-central-1: the service answered 404: queue ghost not found/,
+    ],
   ])("%s", async (_label, extra, message) => {
     const { token, account } = seeded();
     const before = JSON.stringify(account.keys) + JSON.stringify(account.queues);
@@ -148,31 +220,48 @@ describe("service errors name the key or queue, the action and the answer, and c
 });
 
 test.each([
-  ["a key", { flowControlKeys: [{ key: "tenant-a", paused: true }] }, `could not read the wait list of flow control key "tenant-a"`],
+  [
+    "a key",
+    { flowControlKeys: [{ key: "tenant-a", paused: true }] },
+    `could not read the wait list of flow control key "tenant-a"`,
+  ],
   ["a declared queue", { queues: [{ name: "emails", parallelism: 2 }] }, `could not read queue "emails"`],
-  ["a queue resumed on a trigger", { queues: [{ name: "reports", resumeTrigger: 1 }] }, `could not check the token of queue "reports"`],
-])("a declared region that is not the token's account's (%s): the preview and the up refuse, naming both regions, and nothing is written", async (_kind, declared, what) => {
-  const { token, account } = seeded();
-  const before = JSON.stringify(account.keys) + JSON.stringify(account.queues);
-  const s = await env.stack({ program: programOf(() => ({ region: "us-east-1", token, ...declared })) });
-  const why = new RegExp(
-    `property region value {us-east-1} has a problem: ${what}: it is declared in us-east-1, but the token is of an account in eu-central-1, and a token is valid only in its account's region: declare region "eu-central-1", or give the token of an account in us-east-1`,
-  );
-  for (const run of [() => s.stack.preview(), () => s.up()]) {
-    env.emu.resetLog();
-    const failed = await run().then(() => undefined, (err: Error) => err.message);
-    expect(failed).toMatch(why);
-    expect(failed).not.toContain(token);
-    expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
-  }
-  expect(JSON.stringify(account.keys) + JSON.stringify(account.queues)).toBe(before);
-});
+  [
+    "a queue resumed on a trigger",
+    { queues: [{ name: "reports", resumeTrigger: 1 }] },
+    `could not check the token of queue "reports"`,
+  ],
+])(
+  "a declared region that is not the token's account's (%s): the preview and the up refuse, naming both regions, and nothing is written",
+  async (_kind, declared, what) => {
+    const { token, account } = seeded();
+    const before = JSON.stringify(account.keys) + JSON.stringify(account.queues);
+    const s = await env.stack({ program: programOf(() => ({ region: "us-east-1", token, ...declared })) });
+    const why = new RegExp(
+      `property region value {us-east-1} has a problem: ${what}: it is declared in us-east-1, but the token is of an account in eu-central-1, and a token is valid only in its account's region: declare region "eu-central-1", or give the token of an account in us-east-1`,
+    );
+    for (const run of [() => s.stack.preview(), () => s.up()]) {
+      env.emu.resetLog();
+      const failed = await run().then(
+        () => undefined,
+        (err: Error) => err.message,
+      );
+      expect(failed).toMatch(why);
+      expect(failed).not.toContain(token);
+      expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    }
+    expect(JSON.stringify(account.keys) + JSON.stringify(account.queues)).toBe(before);
+  },
+);
 
 describe("bad keys and queue names fail at preview with no API call", () => {
   test.each([
     [{ flowControlKeys: [{ key: "" }] }, /key: flow control key must not be empty/],
     [{ flowControlKeys: [{ key: "k".repeat(129) }] }, /key: flow control key must be at most 128 characters/],
-    [{ flowControlKeys: [{ key: "a/b" }] }, /key: flow control key may contain only letters, digits, '-', '_', '\.' and ':'/],
+    [
+      { flowControlKeys: [{ key: "a/b" }] },
+      /key: flow control key may contain only letters, digits, '-', '_', '\.' and ':'/,
+    ],
     [{ flowControlKeys: [{ key: "../x" }] }, /key: flow control key may contain only/],
     [{ queues: [{ name: "" }] }, /queues\[0\]\.name: queue name must not be empty/],
     [{ queues: [{ name: "ünïcode" }] }, /queues\[0\]\.name: queue name may contain only/],
@@ -180,7 +269,17 @@ describe("bad keys and queue names fail at preview with no API call", () => {
     [{ flowControlKeys: [{ key: "k", paused: "yes" }] }, /paused: must be true or false/],
   ])("%j", async (extra, message) => {
     const { token } = seeded();
-    const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a" }], ...extra }) as MessagingControlsArgs) });
+    const s = await env.stack({
+      program: programOf(
+        () =>
+          ({
+            region: "eu-central-1",
+            token,
+            flowControlKeys: [{ key: "tenant-a" }],
+            ...extra,
+          }) as MessagingControlsArgs,
+      ),
+    });
     env.emu.resetLog();
     await expect(s.stack.preview()).rejects.toThrow(message);
     expect(writes(env.emu)).toBe(0);
@@ -194,7 +293,12 @@ test("actions are retried through transient faults", async () => {
   env.emu.addFault({ method: "POST", path: "/resetRate$", status: 429, retryAfter: 1 });
   env.emu.addFault({ method: "POST", path: "/queues/", drop: true });
   const s = await env.stack({
-    program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a", paused: true, resetRateTrigger: 1 }], queues: [{ name: "emails", resumeTrigger: 1 }] })),
+    program: programOf(() => ({
+      region: "eu-central-1",
+      token,
+      flowControlKeys: [{ key: "tenant-a", paused: true, resetRateTrigger: 1 }],
+      queues: [{ name: "emails", resumeTrigger: 1 }],
+    })),
   });
   expect((await s.up()).summary.resourceChanges).toEqual({ create: 4 });
   expect(account.keys["tenant-a"]).toMatchObject({ paused: true, rateResets: 1 });

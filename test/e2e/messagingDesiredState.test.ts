@@ -8,7 +8,6 @@ import { MessagingControls, getGlobalParallelismOutput, getQueueOutput, getQueue
 import type { MessagingControlsArgs } from "../../provider";
 import { backendContains, declaring, exported, testEnv, type TestEnv, freshMessagingAccount } from "../support/harness";
 
-
 let env: TestEnv;
 beforeAll(async () => {
   env = await testEnv();
@@ -18,7 +17,12 @@ afterAll(() => env.cleanup());
 /** alice's free eu-central-1 account: one key carrying its own limits, one queue publishers made. */
 function seeded() {
   const { token, account } = freshMessagingAccount(env);
-  account.keys["tenant-a"] = { waitListSize: 3, paused: false, rateResets: 0, carried: { parallelism: 10, rate: 500, period: 1 } };
+  account.keys["tenant-a"] = {
+    waitListSize: 3,
+    paused: false,
+    rateResets: 0,
+    carried: { parallelism: 10, rate: 500, period: 1 },
+  };
   account.queues["emails"] = { paused: false, resumes: 0, parallelism: 2, createdAt: 1 };
   return { token, account };
 }
@@ -32,7 +36,11 @@ function programOf(args: () => MessagingControlsArgs) {
 }
 
 /** POSTs, DELETEs and PATCHes since the last log reset, as "path?query". */
-const writeCalls = () => env.emu.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace("/regional/eu-central-1/v2", "")}${r.query ? `?${r.query}` : ""}`);
+const writeCalls = () =>
+  env.emu
+    .requests()
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.path.replace("/regional/eu-central-1/v2", "")}${r.query ? `?${r.query}` : ""}`);
 
 test("a pinned rate and a declared queue converge in one up; no-op preview calls nothing; outside changes show in refresh and what is declared is undone; destroy unpins and deletes what it created", async () => {
   const { token, account } = seeded();
@@ -40,20 +48,38 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
     region: "eu-central-1",
     token,
     flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 2, rate: 10, period: 60 } }],
-    queues: [{ name: "orders", parallelism: 3 }, { name: "emails", paused: true }],
+    queues: [
+      { name: "orders", parallelism: 3 },
+      { name: "emails", paused: true },
+    ],
   };
   const s = await env.stack({ program: programOf(() => args) });
 
   // One up converges: one pin with every part, one upsert with the full state, one pause.
   env.emu.resetLog();
   const up = await s.up();
-  expect(writeCalls().sort()).toEqual(["POST /flowControl/tenant-a/pin?parallelism=2&rate=10&period=60", "POST /queues", "POST /queues/emails/pause"]);
-  expect(account.keys["tenant-a"]).toMatchObject({ pinned: { parallelism: 2, rate: 10, period: 60 }, pins: 1, paused: false });
+  expect(writeCalls().sort()).toEqual([
+    "POST /flowControl/tenant-a/pin?parallelism=2&rate=10&period=60",
+    "POST /queues",
+    "POST /queues/emails/pause",
+  ]);
+  expect(account.keys["tenant-a"]).toMatchObject({
+    pinned: { parallelism: 2, rate: 10, period: 60 },
+    pins: 1,
+    paused: false,
+  });
   expect(account.queues.orders).toMatchObject({ parallelism: 3, paused: false });
   expect(account.queues.emails.paused).toBe(true);
-  expect(up.outputs.keyStates.value["tenant-a"]).toEqual({ paused: false, waitListSize: 3, pin: { parallelism: 2, rate: 10, period: 60 } });
+  expect(up.outputs.keyStates.value["tenant-a"]).toEqual({
+    paused: false,
+    waitListSize: 3,
+    pin: { parallelism: 2, rate: 10, period: 60 },
+  });
   // emails is read before its pause (a pause found in place is not this stack's): its lag comes along.
-  expect(up.outputs.queueStates.value).toEqual({ orders: { parallelism: 3, paused: false }, emails: { paused: true, lag: 0 } });
+  expect(up.outputs.queueStates.value).toEqual({
+    orders: { parallelism: 3, paused: false },
+    emails: { paused: true, lag: 0 },
+  });
 
   // Nothing changed: the preview and the up make no API call at all.
   env.emu.resetLog();
@@ -64,14 +90,18 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
   // Someone changes things outside Pulumi: unpins the rate, pauses the key, shrinks the queue, resumes the other.
   await env.client.flowControl({ region: "eu-central-1", token }).unpin("tenant-a", { rate: true });
   await env.client.flowControl({ region: "eu-central-1", token }).pause("tenant-a");
-  await env.client.queues({ region: "eu-central-1", token }).upsert({ queueName: "orders", parallelism: 1, paused: false });
+  await env.client
+    .queues({ region: "eu-central-1", token })
+    .upsert({ queueName: "orders", parallelism: 1, paused: false });
   await env.client.queues({ region: "eu-central-1", token }).resume("emails");
 
   // Refresh records what the service reports; the next preview shows three resources to change back.
   await s.refresh();
   const key = (await exported(s, "pulumi-nodejs:dynamic/mgmt:FlowControlKey"))[0].outputs!;
   expect([key.paused, key.pin]).toEqual([true, { parallelism: 2 }]);
-  const queues = Object.fromEntries((await exported(s, "pulumi-nodejs:dynamic/mgmt:MessagingQueue")).map((r) => [r.outputs!.queue, r.outputs!]));
+  const queues = Object.fromEntries(
+    (await exported(s, "pulumi-nodejs:dynamic/mgmt:MessagingQueue")).map((r) => [r.outputs!.queue, r.outputs!]),
+  );
   expect([queues.orders.parallelism, queues.emails.paused]).toEqual([1, false]);
   env.emu.resetLog();
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2, update: 3 });
@@ -81,7 +111,11 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
   // never left). The pause is not declared: it is the operator's, and stays (issue 24).
   env.emu.resetLog();
   await s.up();
-  expect(writeCalls().sort()).toEqual(["POST /flowControl/tenant-a/pin?rate=10&period=60", "POST /queues", "POST /queues/emails/pause"]);
+  expect(writeCalls().sort()).toEqual([
+    "POST /flowControl/tenant-a/pin?rate=10&period=60",
+    "POST /queues",
+    "POST /queues/emails/pause",
+  ]);
   expect(account.keys["tenant-a"]).toMatchObject({ pinned: { parallelism: 2, rate: 10, period: 60 }, paused: true });
   expect([account.queues.orders.parallelism, account.queues.emails.paused]).toEqual([3, true]);
 
@@ -97,7 +131,13 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
   expect(account.keys["tenant-a"].pinned).toEqual({ parallelism: 4 });
 
   // A declared queue's parallelism change is one upsert carrying the full state.
-  args = { ...args, queues: [{ name: "orders", parallelism: 5, paused: true }, { name: "emails", paused: true }] };
+  args = {
+    ...args,
+    queues: [
+      { name: "orders", parallelism: 5, paused: true },
+      { name: "emails", paused: true },
+    ],
+  };
   await s.up();
   expect(account.queues.orders).toMatchObject({ parallelism: 5, paused: true });
 
@@ -112,12 +152,29 @@ test("a pinned rate and a declared queue converge in one up; no-op preview calls
 
 test("a brand-new tenant's key that never carried a message: its pin creates it, then it is paused, in one up; no change after; destroy gives back what it set", async () => {
   const { token, account } = freshMessagingAccount(env);
-  const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "acme", pin: { parallelism: 2, rate: 10 }, paused: true }] })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      region: "eu-central-1",
+      token,
+      flowControlKeys: [{ key: "acme", pin: { parallelism: 2, rate: 10 }, paused: true }],
+    })),
+  });
   env.emu.resetLog();
   const up = await s.up();
-  expect(writeCalls()).toEqual(["POST /flowControl/acme/pin?parallelism=2&rate=10&period=1", "POST /flowControl/acme/pause"]);
-  expect(account.keys.acme).toMatchObject({ waitListSize: 0, paused: true, pinned: { parallelism: 2, rate: 10, period: 1 } });
-  expect(up.outputs.keyStates.value.acme).toMatchObject({ paused: true, waitListSize: 0, pin: { parallelism: 2, rate: 10, period: 1 } });
+  expect(writeCalls()).toEqual([
+    "POST /flowControl/acme/pin?parallelism=2&rate=10&period=1",
+    "POST /flowControl/acme/pause",
+  ]);
+  expect(account.keys.acme).toMatchObject({
+    waitListSize: 0,
+    paused: true,
+    pinned: { parallelism: 2, rate: 10, period: 1 },
+  });
+  expect(up.outputs.keyStates.value.acme).toMatchObject({
+    paused: true,
+    waitListSize: 0,
+    pin: { parallelism: 2, rate: 10, period: 1 },
+  });
   env.emu.resetLog();
   expect((await s.stack.preview()).changeSummary).not.toHaveProperty("update");
   expect(writeCalls()).toEqual([]);
@@ -129,7 +186,13 @@ test("a brand-new tenant's key that never carried a message: its pin creates it,
 test("a service that reports only flowControlKey and waitListSize: pins still converge, refresh keeps the recorded state", async () => {
   const { token, account } = seeded();
   env.emu.emulator.controls.flowControlReport = "documented";
-  const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a", paused: true, pin: { rate: 5 } }] })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      region: "eu-central-1",
+      token,
+      flowControlKeys: [{ key: "tenant-a", paused: true, pin: { rate: 5 } }],
+    })),
+  });
   await s.up();
   expect(account.keys["tenant-a"]).toMatchObject({ paused: true, pinned: { rate: 5, period: 1 } });
   account.keys["tenant-a"].waitListSize = 42;
@@ -147,7 +210,13 @@ test("a service that reports only flowControlKey and waitListSize: pins still co
 test("a pin found in place is adopted without a pin call and left in place on destroy", async () => {
   const { token, account } = seeded();
   account.keys["tenant-a"].pinned = { parallelism: 2 };
-  const s = await env.stack({ program: programOf(() => ({ region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 2 } }] })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      region: "eu-central-1",
+      token,
+      flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 2 } }],
+    })),
+  });
   env.emu.resetLog();
   await s.up();
   expect(writeCalls()).toEqual([]);
@@ -174,7 +243,9 @@ test("declared queues: one that exists is taken into the declared state but kept
   // The account's queue limit: the error names the queue, the 412 and what to do.
   account.record.max_queues = Object.keys(account.queues).length;
   queues = [...queues, { name: "overflow", parallelism: 1 }];
-  await expect(s.up()).rejects.toThrow(/could not create or update queue "overflow" in eu-central-1: the service answered 412: queue limit reached.*max_queues/);
+  await expect(s.up()).rejects.toThrow(
+    /could not create or update queue "overflow" in eu-central-1: the service answered 412: queue limit reached.*max_queues/,
+  );
   expect(account.queues.overflow).toBeUndefined();
 
   queues = [{ name: "emails", parallelism: 4 }];
@@ -189,7 +260,9 @@ test("getQueues, getQueue and getGlobalParallelism read through the program; the
     program: async () => {
       const secretToken = pulumi.secret(token);
       return {
-        names: getQueuesOutput({ region: "eu-central-1", token: secretToken }).apply((qs) => qs.map((q) => q.name).sort()),
+        names: getQueuesOutput({ region: "eu-central-1", token: secretToken }).apply((qs) =>
+          qs.map((q) => q.name).sort(),
+        ),
         orders: getQueueOutput({ region: "eu-central-1", name: "orders", token: secretToken }),
         global: getGlobalParallelismOutput({ token: secretToken }),
       };

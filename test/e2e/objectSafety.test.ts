@@ -24,14 +24,18 @@ const indexes = () => env.client.searchIndexes.list();
 const alice = () => env.emu.users[0];
 const bob = () => env.emu.users[1];
 const aliceIdentity = () => `alice@${env.emu.baseUrl}`;
-const account = (user: { accounts: { region: string; type: string; id: string; token: string }[] }, type: "free" | "paid") =>
-  user.accounts.find((a) => a.region === "eu-central-1" && a.type === type)!;
+const account = (
+  user: { accounts: { region: string; type: string; id: string; token: string }[] },
+  type: "free" | "paid",
+) => user.accounts.find((a) => a.region === "eu-central-1" && a.type === type)!;
 const emulatedAccount = (id: string) => env.emu.emulator.data.accounts.find((a) => a.record.id === id)!;
 
 describe("1. a plan change is an in-place update", () => {
   test("free -> payg previews as an update, keeps id, name, endpoint and tokens, and takes the new plan's limits", async () => {
     let type: SearchIndexArgs["type"] = "free";
-    const s = await env.stack({ program: async () => void new SearchIndex("idx", { name: "orders", region: "eu-west-1", type }) });
+    const s = await env.stack({
+      program: async () => void new SearchIndex("idx", { name: "orders", region: "eu-west-1", type }),
+    });
     await s.up();
     const [before] = await indexes();
     expect(before.max_vector_count).toBe(10_000);
@@ -45,7 +49,14 @@ describe("1. a plan change is an in-place update", () => {
     expect(apiCalls(env.emu)).toEqual({ "POST /v2/search/:id/setplan": 1 });
 
     const [after] = await indexes();
-    expect(after).toMatchObject({ id: before.id, name: "orders", type: "payg", endpoint: before.endpoint, token: before.token, max_vector_count: 200_000_000 });
+    expect(after).toMatchObject({
+      id: before.id,
+      name: "orders",
+      type: "payg",
+      endpoint: before.endpoint,
+      token: before.token,
+      max_vector_count: 200_000_000,
+    });
     const [res] = await exported(s, INDEX);
     expect(res.id).toBe(before.id);
     expect(res.outputs).toMatchObject({ type: "payg", endpoint: before.endpoint });
@@ -54,7 +65,9 @@ describe("1. a plan change is an in-place update", () => {
 
   test("the service refuses set-plan to fixed, as on create", async () => {
     const created = await env.client.searchIndexes.create({ name: "p", region: "eu-west-1", type: "free" });
-    await expect(env.client.searchIndexes.setPlan(created.id, "fixed")).rejects.toThrow(/400: fixed plan is not available/);
+    await expect(env.client.searchIndexes.setPlan(created.id, "fixed")).rejects.toThrow(
+      /400: fixed plan is not available/,
+    );
     await env.client.searchIndexes.setPlan(created.id, "free"); // the current plan again: 200, nothing changes
     expect((await indexes())[0].type).toBe("free");
   });
@@ -77,7 +90,9 @@ describe("2. identity guard", () => {
     // refresh or destroy runs with the provider configuration recorded at the last up.)
     await s.stack.setAllConfig(mgmtConfigMap({ username: bob().username, password: bob().password }));
     const bobIdentity = `bob@${env.emu.baseUrl}`;
-    const mismatch = new RegExp(`not found by ${escape(bobIdentity)}, but it is managed by ${escape(aliceIdentity())}: it is kept in the stack`);
+    const mismatch = new RegExp(
+      `not found by ${escape(bobIdentity)}, but it is managed by ${escape(aliceIdentity())}: it is kept in the stack`,
+    );
     await expect(s.refresh({ runProgram: true })).rejects.toThrow(mismatch);
     await expect(s.up({ refresh: true })).rejects.toThrow(mismatch);
     await expect(s.destroy({ runProgram: true })).rejects.toThrow(mismatch);
@@ -96,7 +111,9 @@ describe("2. identity guard", () => {
   });
 
   test("a 404 under the same identity still drops the object, as deleted outside Pulumi", async () => {
-    const s = await env.stack({ program: async () => void new SearchIndex("idx", { name: "gone", region: "eu-west-1", type: "free" }) });
+    const s = await env.stack({
+      program: async () => void new SearchIndex("idx", { name: "gone", region: "eu-west-1", type: "free" }),
+    });
     await s.up();
     await env.client.searchIndexes.delete((await indexes())[0].id);
     await s.refresh();
@@ -141,18 +158,23 @@ describe("4. ambiguous answers", () => {
     ["commit then 504", { commitThenStatus: 504 }],
     ["commit then drop the connection", { commitThenDrop: true }],
   ];
-  test.each(createFaults)("a create answered '%s' ends with the index in state exactly once and no error", async (_label, fault) => {
-    const s = await env.stack({ program: async () => void new SearchIndex("idx", { name: "committed", region: "eu-west-1", type: "free" }) });
-    env.emu.addFault({ method: "POST", path: "^/v2/search$", ...fault });
-    const up = await s.up();
-    expect(up.summary.resourceChanges).toEqual({ create: 2 });
-    const live = await indexes();
-    expect(live.map((i) => i.name)).toEqual(["committed"]);
-    expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
-    // Looked up, found, not sent again.
-    expect(env.emu.requests({ route: "POST /v2/search" })).toHaveLength(1);
-    expect(env.emu.requests({ route: "GET /v2/search" }).length).toBeGreaterThanOrEqual(1);
-  });
+  test.each(createFaults)(
+    "a create answered '%s' ends with the index in state exactly once and no error",
+    async (_label, fault) => {
+      const s = await env.stack({
+        program: async () => void new SearchIndex("idx", { name: "committed", region: "eu-west-1", type: "free" }),
+      });
+      env.emu.addFault({ method: "POST", path: "^/v2/search$", ...fault });
+      const up = await s.up();
+      expect(up.summary.resourceChanges).toEqual({ create: 2 });
+      const live = await indexes();
+      expect(live.map((i) => i.name)).toEqual(["committed"]);
+      expect((await exported(s, INDEX)).map((r) => r.id)).toEqual([live[0].id]);
+      // Looked up, found, not sent again.
+      expect(env.emu.requests({ route: "POST /v2/search" })).toHaveLength(1);
+      expect(env.emu.requests({ route: "GET /v2/search" }).length).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   test("rename, set-plan, budget, pause, lift and delete answered 'commit then 503' are resent and take effect once", async () => {
     const free = account(alice(), "free");
@@ -162,7 +184,11 @@ describe("4. ambiguous answers", () => {
       program: async () => {
         new SearchIndex("idx", { name: v.name, region: "eu-west-1", type: v.type });
         new MessagingBudget("budget", { accountId: free.id, budget: v.budget });
-        new MessagingControls("ops", { region: "eu-central-1", token: free.token, flowControlKeys: [{ key: "k", paused: v.paused }] });
+        new MessagingControls("ops", {
+          region: "eu-central-1",
+          token: free.token,
+          flowControlKeys: [{ key: "k", paused: v.paused }],
+        });
       },
     });
     await s.up();
@@ -206,7 +232,9 @@ describe("5. shared messaging state", () => {
         new MessagingBudget("team-b", { accountId: pulumi.output(free.id), budget: 40 });
       },
     });
-    const message = new RegExp(`MessagingBudget "team-(a|b)" and MessagingBudget "team-(a|b)" both set the budget of messaging account "${free.id}"`);
+    const message = new RegExp(
+      `MessagingBudget "team-(a|b)" and MessagingBudget "team-(a|b)" both set the budget of messaging account "${free.id}"`,
+    );
     env.emu.resetLog();
     await expect(s.stack.preview()).rejects.toThrow(message);
     expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
@@ -215,7 +243,9 @@ describe("5. shared messaging state", () => {
     // have been set by then, the second never is.
     await expect(s.up()).rejects.toThrow(message);
     expect(env.emu.requests({ route: "PATCH /v2/messaging/update-budget/:id" }).length).toBeLessThanOrEqual(1);
-    expect(await exported(s, BUDGET)).toHaveLength(env.emu.requests({ route: "PATCH /v2/messaging/update-budget/:id" }).length);
+    expect(await exported(s, BUDGET)).toHaveLength(
+      env.emu.requests({ route: "PATCH /v2/messaging/update-budget/:id" }).length,
+    );
   });
 
   test("a key paused with one mgmt:messagingToken is not silently handed to another account when the token changes", async () => {
@@ -226,7 +256,8 @@ describe("5. shared messaging state", () => {
     let paused = true;
     const s = await env.stack({
       mgmt: { messagingToken: free.token },
-      program: async () => void new MessagingControls("ops", { region: "eu-central-1", flowControlKeys: [{ key: "k", paused }] }),
+      program: async () =>
+        void new MessagingControls("ops", { region: "eu-central-1", flowControlKeys: [{ key: "k", paused }] }),
     });
     await s.up();
     expect(emulatedAccount(free.id).keys.k.paused).toBe(true);
@@ -238,7 +269,9 @@ describe("5. shared messaging state", () => {
     // is not this one, and acting on it would leave this one paused. Refused, with nothing sent.
     await s.stack.setConfig("mgmt:messagingToken", { value: paid.token, secret: true });
     paused = false;
-    const mismatch = new RegExp(`flow control key "k" is managed by account:${free.id}@eu-central-1, but this run would act with account:${paid.id}@eu-central-1: nothing was sent`);
+    const mismatch = new RegExp(
+      `flow control key "k" is managed by account:${free.id}@eu-central-1, but this run would act with account:${paid.id}@eu-central-1: nothing was sent`,
+    );
     env.emu.resetLog();
     await expect(s.stack.preview()).rejects.toThrow(mismatch);
     await expect(s.up()).rejects.toThrow(mismatch);

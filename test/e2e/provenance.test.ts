@@ -19,12 +19,20 @@ const program = (args: () => MessagingControlsArgs) => async () => {
   declaring(() => new MessagingControls("ops", args()));
 };
 /** POSTs since the last log reset, as "path?query". */
-const writeCalls = () => env.emu.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace("/regional/eu-central-1/v2", "")}${r.query ? `?${r.query}` : ""}`);
+const writeCalls = () =>
+  env.emu
+    .requests()
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.path.replace("/regional/eu-central-1/v2", "")}${r.query ? `?${r.query}` : ""}`);
 
 test("a key listed only to reset its rate keeps an operator's incident pause and pin through up, refresh and destroy", async () => {
   const { token, account } = freshMessagingAccount(env);
   account.keys["tenant-a"] = { waitListSize: 40, paused: true, rateResets: 0, pinned: { parallelism: 1 } };
-  let args: MessagingControlsArgs = { region: "eu-central-1", token, flowControlKeys: [{ key: "tenant-a", resetRateTrigger: "INC-7" }] };
+  let args: MessagingControlsArgs = {
+    region: "eu-central-1",
+    token,
+    flowControlKeys: [{ key: "tenant-a", resetRateTrigger: "INC-7" }],
+  };
   const s = await env.stack({ program: program(() => args) });
 
   env.emu.resetLog();
@@ -69,7 +77,10 @@ test("a pin set over an operator's goes back to the operator's value on destroy,
   env.emu.resetLog();
   await s.destroy();
   // tenant-b: parallelism back to the operator's 5, the rate this stack added unpinned.
-  expect(writeCalls().sort()).toEqual(["POST /flowControl/tenant-b/pin?parallelism=5", "POST /flowControl/tenant-b/unpin?rate=true"]);
+  expect(writeCalls().sort()).toEqual([
+    "POST /flowControl/tenant-b/pin?parallelism=5",
+    "POST /flowControl/tenant-b/unpin?rate=true",
+  ]);
   expect(account.keys["tenant-b"].pinned).toEqual({ parallelism: 5 });
   expect(account.keys["tenant-c"]).toMatchObject({ paused: false, pinned: { rate: 9, period: 1 } });
 });
@@ -79,7 +90,10 @@ test("a budget raised by someone else after the up is theirs: destroy leaves it,
   const account = env.emu.emulator.data.accounts.find((a) => a.record.id === env.emu.users[0].accounts[0].id)!;
   account.record.budget = 0;
   for (const refreshFirst of [false, true]) {
-    const s = await env.stack({ program: async () => void declaring(() => new MessagingBudget("budget", { accountId: account.record.id, budget: 100 })) });
+    const s = await env.stack({
+      program: async () =>
+        void declaring(() => new MessagingBudget("budget", { accountId: account.record.id, budget: 100 })),
+    });
     await s.up();
     expect(account.record.budget).toBe(100);
     await env.client.messagingAccounts.setBudget(account.record.id, 5000); // finance raises it
@@ -91,7 +105,10 @@ test("a budget raised by someone else after the up is theirs: destroy leaves it,
     account.record.budget = 0;
   }
   // While the stack's own value is in place, destroy gives back the budget it found.
-  const s = await env.stack({ program: async () => void declaring(() => new MessagingBudget("budget", { accountId: account.record.id, budget: 100 })) });
+  const s = await env.stack({
+    program: async () =>
+      void declaring(() => new MessagingBudget("budget", { accountId: account.record.id, budget: 100 })),
+  });
   await s.up();
   await s.destroy();
   expect(account.record.budget).toBe(0);
@@ -101,7 +118,16 @@ test("a queue an operator paused before the stack declared it paused stays pause
   const { token, account } = freshMessagingAccount(env);
   account.queues["reports"] = { paused: true, resumes: 0, parallelism: 1, createdAt: 1 }; // the operator's pause
   account.queues["emails"] = { paused: false, resumes: 0, parallelism: 1, createdAt: 1 };
-  const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues: [{ name: "reports", paused: true }, { name: "emails", paused: true }] })) });
+  const s = await env.stack({
+    program: program(() => ({
+      region: "eu-central-1",
+      token,
+      queues: [
+        { name: "reports", paused: true },
+        { name: "emails", paused: true },
+      ],
+    })),
+  });
   env.emu.resetLog();
   await s.up();
   expect(writeCalls()).toEqual(["POST /queues/emails/pause"]);
@@ -131,10 +157,21 @@ test("a taken-over declared queue gets the settings it was found with back on de
   const { token, account } = freshMessagingAccount(env);
   account.queues["emails"] = { paused: true, resumes: 0, parallelism: 1, createdAt: 1 };
   account.queues["sms"] = { paused: false, resumes: 0, parallelism: 1, createdAt: 1 };
-  const s = await env.stack({ program: program(() => ({ region: "eu-central-1", token, queues: [{ name: "emails", parallelism: 4 }, { name: "sms", parallelism: 4 }] })) });
+  const s = await env.stack({
+    program: program(() => ({
+      region: "eu-central-1",
+      token,
+      queues: [
+        { name: "emails", parallelism: 4 },
+        { name: "sms", parallelism: 4 },
+      ],
+    })),
+  });
   await s.up();
   expect(account.queues.emails).toMatchObject({ parallelism: 4, paused: false });
-  await env.client.queues({ region: "eu-central-1", token }).upsert({ queueName: "sms", parallelism: 7, paused: false }); // someone's later change
+  await env.client
+    .queues({ region: "eu-central-1", token })
+    .upsert({ queueName: "sms", parallelism: 7, paused: false }); // someone's later change
   env.emu.resetLog();
   await s.destroy();
   expect(writeCalls()).toEqual(["POST /queues"]);
@@ -150,16 +187,31 @@ test("renaming a component, a budget and an adopted index in code (no aliases) m
   const s = await env.stack({
     program: async () =>
       declaring(() => {
-        new MessagingControls(`ops${suffix}`, { region: "eu-central-1", token, flowControlKeys: [{ key: "k", paused: true, pin: { parallelism: 2 } }], queues: [{ name: "jobs", parallelism: 2 }] });
+        new MessagingControls(`ops${suffix}`, {
+          region: "eu-central-1",
+          token,
+          flowControlKeys: [{ key: "k", paused: true, pin: { parallelism: 2 } }],
+          queues: [{ name: "jobs", parallelism: 2 }],
+        });
         new MessagingBudget(`budget${suffix}`, { accountId: account.record.id, budget: 100 });
         new SearchIndex(`search${suffix}`, { adopt: legacy.id, name: "catalog", region: "eu-west-1", type: "free" });
       }),
   });
   await s.up();
   account.queues.jobs.lag = 1234;
-  const live = () => ({ key: account.keys.k, queue: account.queues.jobs, budget: account.record.budget, index: env.emu.emulator.data.indexes.map((i) => i.record.name) });
+  const live = () => ({
+    key: account.keys.k,
+    queue: account.queues.jobs,
+    budget: account.record.budget,
+    index: env.emu.emulator.data.indexes.map((i) => i.record.name),
+  });
   const before = JSON.parse(JSON.stringify(live()));
-  expect(before).toMatchObject({ key: { paused: true, pinned: { parallelism: 2 } }, queue: { parallelism: 2 }, budget: 100, index: ["catalog"] });
+  expect(before).toMatchObject({
+    key: { paused: true, pinned: { parallelism: 2 } },
+    queue: { parallelism: 2 },
+    budget: 100,
+    index: ["catalog"],
+  });
 
   suffix = "-v2";
   env.emu.resetLog();
@@ -182,14 +234,19 @@ test("adopt without a name keeps the index's name; a region change fails at prev
   env.emu.resetLog();
   await s.up();
   expect(writeCalls()).toEqual([]);
-  expect((await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex"))[0].outputs).toMatchObject({ name: "legacy", adopt: legacy.id });
+  expect((await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex"))[0].outputs).toMatchObject({
+    name: "legacy",
+    adopt: legacy.id,
+  });
 
   args = { ...args, name: "catalog", type: "payg" };
   await s.up();
   expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "catalog", type: "payg" });
 
   args = { ...args, region: "us-central1" };
-  await expect(s.stack.preview()).rejects.toThrow(/search index "catalog" \(.+\) was adopted in region "eu-west-1": an index cannot move, and an adopted index is never deleted/);
+  await expect(s.stack.preview()).rejects.toThrow(
+    /search index "catalog" \(.+\) was adopted in region "eu-west-1": an index cannot move, and an adopted index is never deleted/,
+  );
   args = { ...args, region: "eu-west-1" };
 
   await s.destroy();
@@ -200,9 +257,14 @@ test("a create of a name someone else's index has, answered 503, claims nothing:
   env.emu.emulator.reset();
   const theirs = await env.client.searchIndexes.create({ name: "orders", region: "eu-west-1", type: "free" });
   env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503, times: 5 });
-  const s = await env.stack({ program: async () => void declaring(() => new SearchIndex("orders", { name: "orders", region: "eu-west-1", type: "free" })) });
+  const s = await env.stack({
+    program: async () =>
+      void declaring(() => new SearchIndex("orders", { name: "orders", region: "eu-west-1", type: "free" })),
+  });
   env.emu.resetLog();
-  await expect(s.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
+  await expect(s.up()).rejects.toThrow(
+    /a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/,
+  );
   expect(env.emu.requests({ route: "POST /v2/search" })).toEqual([]);
   expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
   await s.destroy();

@@ -24,23 +24,52 @@ beforeEach(() => env.emu.emulator.reset());
 
 test("each resource's provider is a require() of the installed package: at most 400 bytes, no credential, no path of this machine, no code", async () => {
   const account = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1")!;
-  env.emu.emulator.data.accounts.find((a) => a.record.id === account.id)!.keys["k"] = { waitListSize: 0, paused: false, rateResets: 0 };
+  env.emu.emulator.data.accounts.find((a) => a.record.id === account.id)!.keys["k"] = {
+    waitListSize: 0,
+    paused: false,
+    rateResets: 0,
+  };
   const s = await env.stack({
     program: async () => {
       for (let i = 0; i < 3; i++) new SearchIndex(`idx${i}`, { name: `form-${i}`, region: "eu-west-1", type: "free" });
       new MessagingBudget("budget", { accountId: account.id, budget: 30 });
-      new MessagingControls("ops", { region: "eu-central-1", token: account.token, flowControlKeys: [{ key: "k" }], queues: [{ name: "q" }] });
+      new MessagingControls("ops", {
+        region: "eu-central-1",
+        token: account.token,
+        flowControlKeys: [{ key: "k" }],
+        queues: [{ name: "q" }],
+      });
     },
   });
   await s.up();
-  const resources = (await s.stack.exportStack()).deployment.resources as { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+  const resources = (await s.stack.exportStack()).deployment.resources as {
+    type: string;
+    inputs?: Record<string, unknown>;
+    outputs?: Record<string, unknown>;
+  }[];
   const ours = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/mgmt:"));
-  expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual(["FlowControlKey", "MessagingBudget", "MessagingQueue", "SearchIndex", "SearchIndex", "SearchIndex"]);
-  const secrets = [env.mgmt.password as string, account.token, ...(await env.client.searchIndexes.list()).map((i) => i.token)];
+  expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual([
+    "FlowControlKey",
+    "MessagingBudget",
+    "MessagingQueue",
+    "SearchIndex",
+    "SearchIndex",
+    "SearchIndex",
+  ]);
+  const secrets = [
+    env.mgmt.password as string,
+    account.token,
+    ...(await env.client.searchIndexes.list()).map((i) => i.token),
+  ];
   const machinePaths = [ROOT, os.homedir(), os.tmpdir(), process.cwd()];
   for (const r of ours) {
     const name = r.type.split(":").pop()!;
-    const module = { SearchIndex: "searchIndex", MessagingBudget: "messagingBudget", FlowControlKey: "flowControlKey", MessagingQueue: "messagingQueue" }[name];
+    const module = {
+      SearchIndex: "searchIndex",
+      MessagingBudget: "messagingBudget",
+      FlowControlKey: "flowControlKey",
+      MessagingQueue: "messagingQueue",
+    }[name];
     for (const text of [String(r.inputs!.__provider), String(r.outputs!.__provider)]) {
       expect(text.length).toBeLessThanOrEqual(400);
       expect(text).toContain(`require("pulumi-mgmt/internal/providers/${module}")`);
@@ -60,7 +89,9 @@ test("each resource's provider is a require() of the installed package: at most 
 
 /** The closure form's text, as Pulumi's serializer writes it (dynamic/index.js serializeProvider). */
 async function closureFormText(): Promise<string> {
-  const sc = require(path.join(ROOT, "node_modules/@pulumi/pulumi/runtime/closure/serializeClosure.js")) as { serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }> };
+  const sc = require(path.join(ROOT, "node_modules/@pulumi/pulumi/runtime/closure/serializeClosure.js")) as {
+    serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }>;
+  };
   const provider = forwardingClosure("searchIndex");
   return (await sc.serializeFunction(() => provider, { allowSecrets: true })).text;
 }
@@ -70,11 +101,17 @@ test("a stack whose state holds the closure form refreshes, updates and destroys
   expect(closure).toMatch(/require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)/);
   expect(closure).toContain('name: "searchIndex"');
   let name = "closure";
-  const s = await env.stack({ program: async () => void new SearchIndex("idx", { name, region: "eu-west-1", type: "free" }) });
+  const s = await env.stack({
+    program: async () => void new SearchIndex("idx", { name, region: "eu-west-1", type: "free" }),
+  });
   await s.up();
   const useClosure = async () => {
     const deployment = await s.stack.exportStack();
-    for (const r of deployment.deployment.resources as { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]) {
+    for (const r of deployment.deployment.resources as {
+      type: string;
+      inputs: Record<string, unknown>;
+      outputs: Record<string, unknown>;
+    }[]) {
       if (r.type === INDEX) r.inputs.__provider = r.outputs.__provider = closure;
     }
     await s.stack.importStack(deployment);
@@ -112,7 +149,11 @@ describe("the fallback to the closure form where the serializer would not write 
     mkdirSync(path.join(where, "dist/provider/providers"), { recursive: true });
     writeFileSync(path.join(where, "package.json"), readFileSync(path.join(installed, "package.json")));
     // A stand-in module: the test checks which file would be loaded, not the provider itself.
-    for (const m of ["searchIndex"]) writeFileSync(path.join(where, `dist/provider/providers/${m}.js`), "module.exports = { check: async () => ({}) };");
+    for (const m of ["searchIndex"])
+      writeFileSync(
+        path.join(where, `dist/provider/providers/${m}.js`),
+        "module.exports = { check: async () => ({}) };",
+      );
   }
 
   test("npm (node_modules/pulumi-mgmt is the package): module form", () => {

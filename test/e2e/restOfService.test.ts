@@ -40,8 +40,20 @@ test("a new tokenRotation value replaces the tokens in place, and the key and qu
       const target = { region: "eu-central-1" as const, token: account.token };
       const key = new FlowControlKey("acme", { ...target, key: "acme", pin: { parallelism: 3 } });
       const queue = new MessagingQueue("jobs", { ...target, name: "jobs", parallelism: 2 });
-      const index = new SearchIndex("idx", { name: "rotating", region: "eu-west-1", type: "free", tokenRotation: rotation });
-      return { token: account.token, indexToken: index.token, indexReadOnly: index.readOnlyToken, indexId: index.id, key: key.managedBy, queue: queue.managedBy };
+      const index = new SearchIndex("idx", {
+        name: "rotating",
+        region: "eu-west-1",
+        type: "free",
+        tokenRotation: rotation,
+      });
+      return {
+        token: account.token,
+        indexToken: index.token,
+        indexReadOnly: index.readOnlyToken,
+        indexId: index.id,
+        key: key.managedBy,
+        queue: queue.managedBy,
+      };
     },
   });
 
@@ -69,7 +81,10 @@ test("a new tokenRotation value replaces the tokens in place, and the key and qu
   expect([indexAfter.name, indexAfter.endpoint]).toEqual([indexBefore.name, indexBefore.endpoint]);
   expect(indexAfter.token).not.toBe(indexBefore.token);
   expect(indexAfter.read_only_token).not.toBe(indexBefore.read_only_token);
-  expect([rotated.outputs.indexToken.value, rotated.outputs.indexReadOnly.value]).toEqual([indexAfter.token, indexAfter.read_only_token]);
+  expect([rotated.outputs.indexToken.value, rotated.outputs.indexReadOnly.value]).toEqual([
+    indexAfter.token,
+    indexAfter.read_only_token,
+  ]);
   // Each rotated once; nothing answered 401: no request carried a revoked token.
   expect(env.emu.requests().filter((r) => /reset-password|rotate-token/.test(r.route)).length).toBe(2);
   expect(env.emu.requests().filter((r) => r.status === 401)).toEqual([]);
@@ -129,10 +144,14 @@ test("plan and production pack converge, refresh shows drift, free fails at prev
 
   // What the API cannot do fails at preview, saying why; so does a second resource for the account.
   args = { plan: "free" as never };
-  expect(await failure(s.stack.preview())).toMatch(/"free" cannot be set: the service has no way back to the free plan/);
+  expect(await failure(s.stack.preview())).toMatch(
+    /"free" cannot be set: the service has no way back to the free plan/,
+  );
   args = { plan: "fixed_10m", prodPack: true };
   second = true;
-  expect(await failure(s.stack.preview())).toMatch(/MessagingAccount "(acct|again)" and MessagingAccount "(acct|again)" both set/);
+  expect(await failure(s.stack.preview())).toMatch(
+    /MessagingAccount "(acct|again)" and MessagingAccount "(acct|again)" both set/,
+  );
   second = false;
 
   await s.destroy();
@@ -168,7 +187,9 @@ test("a production pack someone else turned on is theirs: declaring it later doe
   let accountId = "no-such-account";
   const s = await env.stack({ program: async () => void new MessagingAccount("acct", { accountId, ...args }) });
   // An account that is not there fails the preview already, as the up would.
-  expect(await failure(s.stack.preview())).toMatch(/messaging account "no-such-account" not found for this user: check accountId/);
+  expect(await failure(s.stack.preview())).toMatch(
+    /messaging account "no-such-account" not found for this user: check accountId/,
+  );
   accountId = info.id;
   await s.up();
   await env.client.messagingAccounts.setProdPack(info.id, true); // an operator, not this stack
@@ -197,13 +218,17 @@ test("DatabaseBudget: checks at preview, sets the budget, refresh shows drift, d
       return {};
     },
   });
-  expect(await failure(s.stack.preview())).toMatch(/database "no-such-database" not found for this user: check databaseId/);
+  expect(await failure(s.stack.preview())).toMatch(
+    /database "no-such-database" not found for this user: check databaseId/,
+  );
   databaseId = db;
   budget = 20000;
   expect(await failure(s.stack.preview())).toMatch(/budget: must be 0 \(no limit\) to 10000/);
   twice = true;
   budget = 500;
-  expect(await failure(s.stack.preview())).toMatch(/DatabaseBudget "cache(-again)?" and DatabaseBudget "cache(-again)?" both set the budget of database/);
+  expect(await failure(s.stack.preview())).toMatch(
+    /DatabaseBudget "cache(-again)?" and DatabaseBudget "cache(-again)?" both set the budget of database/,
+  );
   twice = false;
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]); // nothing was sent
 
@@ -211,7 +236,12 @@ test("DatabaseBudget: checks at preview, sets the budget, refresh shows drift, d
   expect((await env.client.databases.get(db)).budget).toBe(500);
   // `region` says where the database runs: the service's primary_region, not its "global".
   const primary = (await env.client.databases.get(db)).primary_region;
-  expect((await exported(s, DATABASE_BUDGET))[0].outputs).toMatchObject({ databaseId: db, budget: 500, previousBudget: 300, region: primary });
+  expect((await exported(s, DATABASE_BUDGET))[0].outputs).toMatchObject({
+    databaseId: db,
+    budget: 500,
+    previousBudget: 300,
+    region: primary,
+  });
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
 
   await env.client.databases.setBudget(db, 900); // out of band
@@ -232,11 +262,21 @@ test("the issue's program: rotate an index's and an account's tokens, set plan a
   let rotation = "2026-11-23";
   const s = await env.stack({
     program: async () => {
-      const account = new MessagingAccount("acct", { accountId: info.id, tokenRotation: rotation, plan: "paid", prodPack: true });
+      const account = new MessagingAccount("acct", {
+        accountId: info.id,
+        tokenRotation: rotation,
+        plan: "paid",
+        prodPack: true,
+      });
       const index = new SearchIndex("idx", { region: "eu-west-1", type: "free", tokenRotation: rotation });
       new DatabaseBudget("db", { databaseId: db, budget: 600 });
       // A tenant that has never sent a message: its pin creates the key.
-      const tenant = new FlowControlKey("tenant", { region: "eu-central-1", token: account.token, key: "tenant-brand-new", pin: { parallelism: 4, rate: 20 } });
+      const tenant = new FlowControlKey("tenant", {
+        region: "eu-central-1",
+        token: account.token,
+        key: "tenant-brand-new",
+        pin: { parallelism: 4, rate: 20 },
+      });
       return {
         accountToken: account.token,
         indexToken: index.token,
@@ -255,17 +295,42 @@ test("the issue's program: rotate an index's and an account's tokens, set plan a
   const up = await s.up();
   expect(up.outputs.ipv4.value.addresses.length).toBeGreaterThan(0);
   for (const cidr of up.outputs.ipv4.value.addresses) expect(cidr).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
-  expect(Object.keys(up.outputs.searchStats.value).sort()).toEqual(["bandwidth", "billing", "recordCount", "request", "rerankCount", "storage"]);
+  expect(Object.keys(up.outputs.searchStats.value).sort()).toEqual([
+    "bandwidth",
+    "billing",
+    "recordCount",
+    "request",
+    "rerankCount",
+    "storage",
+  ]);
   // The service's fields, passed through as it gives them (contract "Shapes of those reads").
-  expect(up.outputs.indexStats.value).toMatchObject({ current_vector_count: expect.any(Number), monthly_cost: expect.any(Number), days: expect.any(Array), query_throughput: expect.any(Array) });
-  expect(up.outputs.accountStats.value).toMatchObject({ total_monthly_billing: expect.any(Number), dlq_message_count: expect.any(Number), daily_requests: expect.any(Array) });
-  expect(up.outputs.databases.value[0]).toMatchObject({ region: "global", primaryRegion: expect.stringMatching(/^(eu-west-1|us-east-1)$/) });
+  expect(up.outputs.indexStats.value).toMatchObject({
+    current_vector_count: expect.any(Number),
+    monthly_cost: expect.any(Number),
+    days: expect.any(Array),
+    query_throughput: expect.any(Array),
+  });
+  expect(up.outputs.accountStats.value).toMatchObject({
+    total_monthly_billing: expect.any(Number),
+    dlq_message_count: expect.any(Number),
+    daily_requests: expect.any(Array),
+  });
+  expect(up.outputs.databases.value[0]).toMatchObject({
+    region: "global",
+    primaryRegion: expect.stringMatching(/^(eu-west-1|us-east-1)$/),
+  });
   expect(up.outputs.sameAccount.secret).toBe(true); // it carries the tokens
   expect(up.outputs.sameAccount.value.id).toBe(info.id);
   expect(up.outputs.keys.value.map((k: { flowControlKey: string }) => k.flowControlKey)).toContain("tenant-brand-new");
   expect(up.outputs.databases.value.map((d: { databaseId: string }) => d.databaseId)).toContain(db);
   expect((await env.client.databases.get(db)).budget).toBe(600);
-  expect((await env.client.flowControl({ token: (await env.client.messagingAccounts.get(info.id)).token }).get("tenant-brand-new")).waitListSize).toBe(0);
+  expect(
+    (
+      await env.client
+        .flowControl({ token: (await env.client.messagingAccounts.get(info.id)).token })
+        .get("tenant-brand-new")
+    ).waitListSize,
+  ).toBe(0);
 
   // Rotate both in one up, each answered 503 after the service committed it: the token is read
   // back and compared, and the rotation is not sent again. Afterwards a preview shows no change.
@@ -274,7 +339,12 @@ test("the issue's program: rotate an index's and an account's tokens, set plan a
   env.emu.addFault({ method: "POST", path: "/reset-password$", commitThenStatus: 503 });
   env.emu.resetLog();
   const again = await s.up();
-  expect(env.emu.requests().filter((r) => /rotate-token|reset-password/.test(r.route)).map((r) => r.status)).toEqual([503, 503]);
+  expect(
+    env.emu
+      .requests()
+      .filter((r) => /rotate-token|reset-password/.test(r.route))
+      .map((r) => r.status),
+  ).toEqual([503, 503]);
   // What the stack holds is what the service has now: the one rotation each, not a second.
   const liveAccount = (await env.client.messagingAccounts.get(info.id)).token;
   const liveIndex = (await env.client.searchIndexes.get(again.outputs.indexId.value)).token;

@@ -9,7 +9,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { FlowControlKey, MessagingAccount, type PinSpec } from "../../provider";
 import { recoverPendingCreates } from "../../provider/automation";
 import { tokenIdentity } from "../../provider/resources/identity";
-import { backendContains, declaring, exported, failure, freshMessagingAccount, isSecret, testEnv, type TestEnv } from "../support/harness";
+import {
+  backendContains,
+  declaring,
+  exported,
+  failure,
+  freshMessagingAccount,
+  isSecret,
+  testEnv,
+  type TestEnv,
+} from "../support/harness";
 
 const KEY = "pulumi-nodejs:dynamic/mgmt:FlowControlKey";
 const region = "eu-central-1";
@@ -21,7 +30,11 @@ beforeAll(async () => {
 afterAll(() => env.cleanup());
 
 /** POSTs since the last log reset, as "path?query". */
-const writeCalls = () => env.emu.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(`/regional/${region}/v2`, "")}${r.query ? `?${r.query}` : ""}`);
+const writeCalls = () =>
+  env.emu
+    .requests()
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.path.replace(`/regional/${region}/v2`, "")}${r.query ? `?${r.query}` : ""}`);
 const keyOutputs = async (s: Parameters<typeof exported>[0]) => (await exported(s, KEY))[0].outputs!;
 
 /** An account with `tokenRotation` (or none) feeding its token to a paused key "k". */
@@ -44,7 +57,11 @@ test("1. a token rotated out of band: refresh records the account's current toke
   const rotated = account.record.token;
   await s.refresh();
   const refreshed = await keyOutputs(s);
-  expect(refreshed).toMatchObject({ managedBy: `account:${info.id}@${region}`, tokenFingerprint: tokenIdentity(rotated), paused: true });
+  expect(refreshed).toMatchObject({
+    managedBy: `account:${info.id}@${region}`,
+    tokenFingerprint: tokenIdentity(rotated),
+    paused: true,
+  });
   expect(isSecret(refreshed.token)).toBe(true);
   expect(backendContains(s, [rotated])).toEqual([]);
   env.emu.resetLog();
@@ -61,7 +78,10 @@ test("2. two stacks on one account: after A rotates, B refreshes and destroys wi
   const { info, account } = freshMessagingAccount(env);
   account.keys.k = { waitListSize: 0, paused: false, rateResets: 0 };
   let rotation = "a-1";
-  const a = await env.stack({ stackName: "team-a", program: async () => declaring(() => new MessagingAccount("main", { accountId: info.id, tokenRotation: rotation })) });
+  const a = await env.stack({
+    stackName: "team-a",
+    program: async () => declaring(() => new MessagingAccount("main", { accountId: info.id, tokenRotation: rotation })),
+  });
   const b = await env.stack({ stackName: "team-b", program: accountAndPausedKey(info.id, () => undefined) });
   await a.up();
   await b.up();
@@ -100,7 +120,10 @@ test("3. an up killed after the service committed a rotation: after cancel and r
   await recoverPendingCreates(s.stack);
   await s.refresh();
   await s.up();
-  expect(await keyOutputs(s)).toMatchObject({ managedBy: `account:${info.id}@${region}`, tokenFingerprint: tokenIdentity(account.record.token) });
+  expect(await keyOutputs(s)).toMatchObject({
+    managedBy: `account:${info.id}@${region}`,
+    tokenFingerprint: tokenIdentity(account.record.token),
+  });
   await s.destroy();
   expect(account.keys.k.paused).toBe(false);
 });
@@ -109,7 +132,9 @@ test("4. a pin part the program drops is given back only while the stack's value
   const { info, token, account } = freshMessagingAccount(env);
   account.keys.k = { waitListSize: 0, paused: false, rateResets: 0 };
   let pin: PinSpec = { parallelism: 2, rate: 10 };
-  const s = await env.stack({ program: async () => declaring(() => new FlowControlKey("k", { region, token, key: "k", pin })) });
+  const s = await env.stack({
+    program: async () => declaring(() => new FlowControlKey("k", { region, token, key: "k", pin })),
+  });
   await s.up();
   expect(account.keys.k.pinned).toEqual({ parallelism: 2, rate: 10, period: 1 });
 
@@ -124,7 +149,10 @@ test("4. a pin part the program drops is given back only while the stack's value
   await s.stack.importStack(deployment);
   env.emu.resetLog();
   await s.refresh();
-  expect(await keyOutputs(s)).toMatchObject({ managedBy: `account:${info.id}@${region}`, tokenFingerprint: tokenIdentity(token) });
+  expect(await keyOutputs(s)).toMatchObject({
+    managedBy: `account:${info.id}@${region}`,
+    tokenFingerprint: tokenIdentity(token),
+  });
   expect(writeCalls()).toEqual([]);
 
   // An operator re-pins the rate during an incident; then the program drops `rate`.
@@ -154,10 +182,15 @@ test("no management credentials: a revoked token fails refresh and destroy as on
   for (const run of [() => s.refresh(), () => s.destroy()]) {
     const message = await failure(run());
     // The engine shows the error in its progress lines (cut to the terminal's width) and once whole under Diagnostics.
-    const said = message.split("\n").filter((l) => /revoked/.test(l)).map((l) => l.slice(l.indexOf("flow control key")));
+    const said = message
+      .split("\n")
+      .filter((l) => /revoked/.test(l))
+      .map((l) => l.slice(l.indexOf("flow control key")));
     const [whole] = said.sort((a, b) => b.length - a.length);
     expect(said.every((l) => whole.startsWith(l))).toBe(true);
-    expect(whole).toMatch(/^flow control key "k" in eu-central-1: the token this stack recorded for it was refused \(401\): it was revoked, most likely by a rotation of the account's token/);
+    expect(whole).toMatch(
+      /^flow control key "k" in eu-central-1: the token this stack recorded for it was refused \(401\): it was revoked, most likely by a rotation of the account's token/,
+    );
     expect(whole).toMatch(/mgmt:messagingToken.*mgmt:movedFrom.*pulumi up.*mgmt:username and mgmt:password/);
     expect(message).not.toMatch(/another account|\n\s+at /);
     expect(message).not.toContain(token);

@@ -14,7 +14,13 @@ function programOf(spec: () => Record<string, SearchIndexArgs>) {
     const out: Record<string, unknown> = {};
     for (const [name, args] of Object.entries(spec())) {
       const idx = new SearchIndex(name, args);
-      out[name] = { id: idx.id, name: idx.name, region: idx.region, deployedRegion: idx.deployedRegion, endpoint: idx.endpoint };
+      out[name] = {
+        id: idx.id,
+        name: idx.name,
+        region: idx.region,
+        deployedRegion: idx.deployedRegion,
+        endpoint: idx.endpoint,
+      };
       out[`${name}Token`] = idx.token;
     }
     return out;
@@ -35,21 +41,47 @@ beforeEach(() => {
 const indexes = () => env.client.searchIndexes.list();
 
 test("up creates with the right outputs, tokens secret everywhere, and a no-op preview and up make zero API calls", async () => {
-  const s = await env.stack({ program: programOf(() => ({ a: { name: "orders", region: "eu-west-1", type: "free" }, b: { region: "us-central1", type: "payg" } })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      a: { name: "orders", region: "eu-west-1", type: "free" },
+      b: { region: "us-central1", type: "payg" },
+    })),
+  });
   const up = await s.up();
   expect(up.summary.resourceChanges).toEqual({ create: 3 });
 
   const live = await indexes();
   expect(live.map((i) => i.name).sort()).toEqual([expect.stringMatching(/^b-[0-9a-f]{8}$/), "orders"]);
   const orders = live.find((i) => i.name === "orders")!;
-  expect(up.outputs.a.value).toEqual({ id: orders.id, name: "orders", region: "eu-west-1", deployedRegion: "eu-west-1", endpoint: orders.endpoint });
+  expect(up.outputs.a.value).toEqual({
+    id: orders.id,
+    name: "orders",
+    region: "eu-west-1",
+    deployedRegion: "eu-west-1",
+    endpoint: orders.endpoint,
+  });
   expect(up.outputs.aToken).toEqual({ value: orders.token, secret: true });
 
   const [res] = (await exported(s, TYPE)).filter((r) => r.id === orders.id);
-  expect(res.outputs).toMatchObject({ name: "orders", type: "free", region: "eu-west-1", deployedRegion: "eu-west-1", endpoint: orders.endpoint });
+  expect(res.outputs).toMatchObject({
+    name: "orders",
+    type: "free",
+    region: "eu-west-1",
+    deployedRegion: "eu-west-1",
+    endpoint: orders.endpoint,
+  });
   // Only what a program connects with and what diff and the identity guard need (issue 13).
   // The two tokens are one secret: each secret output is re-encrypted at every step of an `up`.
-  expect(Object.keys(res.outputs!).sort()).toEqual(["__provider", "deployedRegion", "endpoint", "managedBy", "name", "region", "tokens", "type"]);
+  expect(Object.keys(res.outputs!).sort()).toEqual([
+    "__provider",
+    "deployedRegion",
+    "endpoint",
+    "managedBy",
+    "name",
+    "region",
+    "tokens",
+    "type",
+  ]);
   expect(isSecret(res.outputs!.tokens)).toBe(true);
 
   const password = env.emu.users[0].password;
@@ -73,7 +105,13 @@ test("plan limits and the other details are read when a program uses them, one G
   const s = await env.stack({
     program: async () => {
       const idx = new SearchIndex("idx", { name: "details", region: "eu-west-1", type });
-      return { maxVectorCount: idx.maxVectorCount, maxDailyQueries: idx.maxDailyQueries, customerId: idx.customerId, creationTime: idx.creationTime, inputEnrichmentEnabled: idx.inputEnrichmentEnabled };
+      return {
+        maxVectorCount: idx.maxVectorCount,
+        maxDailyQueries: idx.maxDailyQueries,
+        customerId: idx.customerId,
+        creationTime: idx.creationTime,
+        inputEnrichmentEnabled: idx.inputEnrichmentEnabled,
+      };
     },
   });
   const up = await s.up();
@@ -91,7 +129,8 @@ test("plan limits and the other details are read when a program uses them, one G
   expect(changed.outputs.maxDailyQueries.value).toBe(-1);
 
   const [res] = await exported(s, TYPE);
-  for (const field of ["maxVectorCount", "maxDailyQueries", "customerId", "creationTime", "inputEnrichmentEnabled"]) expect(res.outputs).not.toHaveProperty(field);
+  for (const field of ["maxVectorCount", "maxDailyQueries", "customerId", "creationTime", "inputEnrichmentEnabled"])
+    expect(res.outputs).not.toHaveProperty(field);
 
   // An index deleted out of band, not yet refreshed: the details read as absent, the preview runs.
   await env.client.searchIndexes.delete(live.id);
@@ -130,7 +169,9 @@ test("a name change renames in place; a region change replaces and deletes the o
 
 test("a deployed region that differs from the requested one causes no diff", async () => {
   env.emu.emulator.placement["us-central1"] = "eu-west-1";
-  const s = await env.stack({ program: programOf(() => ({ idx: { name: "placed", region: "us-central1", type: "free" } })) });
+  const s = await env.stack({
+    program: programOf(() => ({ idx: { name: "placed", region: "us-central1", type: "free" } })),
+  });
   const up = await s.up();
   expect(up.outputs.idx.value).toMatchObject({ region: "us-central1", deployedRegion: "eu-west-1" });
   expect((await indexes())[0].region).toBe("eu-west-1");
@@ -140,7 +181,12 @@ test("a deployed region that differs from the requested one causes no diff", asy
 });
 
 test("refresh drops an index deleted out of band, reports an out-of-band rename, and up restores the name", async () => {
-  const s = await env.stack({ program: programOf(() => ({ keep: { name: "keep", region: "eu-west-1", type: "free" }, gone: { name: "gone", region: "eu-west-1", type: "free" } })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      keep: { name: "keep", region: "eu-west-1", type: "free" },
+      gone: { name: "gone", region: "eu-west-1", type: "free" },
+    })),
+  });
   await s.up();
   const live = await indexes();
   const gone = live.find((i) => i.name === "gone")!;
@@ -164,16 +210,26 @@ test("refresh drops an index deleted out of band, reports an out-of-band rename,
 });
 
 test("a list with a region no client knows yet and 'paid' for payg still refreshes; the unknown value is named in a warning", async () => {
-  const s = await env.stack({ program: programOf(() => ({ a: { name: "moved", region: "eu-west-1", type: "free" }, b: { name: "billed", region: "eu-west-1", type: "payg" } })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      a: { name: "moved", region: "eu-west-1", type: "free" },
+      b: { name: "billed", region: "eu-west-1", type: "payg" },
+    })),
+  });
   await s.up();
   const rows = env.emu.emulator.data.indexes;
   (rows.find((r) => r.record.name === "moved")!.record as { region: string }).region = "ap-south-9";
   (rows.find((r) => r.record.name === "billed")!.record as { type: string }).type = "paid";
 
   const refresh = await s.refresh();
-  expect(refresh.stdout + refresh.stderr).toMatch(/the service reported search index region "ap-south-9", which this version of pulumi-mgmt does not know/);
+  expect(refresh.stdout + refresh.stderr).toMatch(
+    /the service reported search index region "ap-south-9", which this version of pulumi-mgmt does not know/,
+  );
   const state = await exported(s, TYPE);
-  expect(state.find((r) => r.outputs!.name === "moved")!.outputs).toMatchObject({ region: "eu-west-1", deployedRegion: "ap-south-9" });
+  expect(state.find((r) => r.outputs!.name === "moved")!.outputs).toMatchObject({
+    region: "eu-west-1",
+    deployedRegion: "ap-south-9",
+  });
   expect(state.find((r) => r.outputs!.name === "billed")!.outputs).toMatchObject({ type: "payg" });
   // Neither the deployed region nor the other spelling of the plan is a change to make.
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 3 });
@@ -203,13 +259,24 @@ test("adopt takes over an existing index by id or by name, and fails clearly for
 
 test("a taken explicit name is a clear error that points to adopt", async () => {
   await env.client.searchIndexes.create({ name: "someone-elses", region: "eu-west-1", type: "free" });
-  const t = await env.stack({ stackName: "taken", program: programOf(() => ({ mine: { name: "someone-elses", region: "eu-west-1", type: "free" } })) });
-  await expect(t.up()).rejects.toThrow(/a search index named "someone-elses" already exists and this stack did not create it: set adopt: "someone-elses" to manage it, or choose another name/);
+  const t = await env.stack({
+    stackName: "taken",
+    program: programOf(() => ({ mine: { name: "someone-elses", region: "eu-west-1", type: "free" } })),
+  });
+  await expect(t.up()).rejects.toThrow(
+    /a search index named "someone-elses" already exists and this stack did not create it: set adopt: "someone-elses" to manage it, or choose another name/,
+  );
   expect(await indexes()).toHaveLength(1);
 });
 
 test("destroy deletes every index", async () => {
-  const s = await env.stack({ program: programOf(() => ({ a: { region: "eu-west-1", type: "free" }, b: { region: "eu-west-1", type: "payg" }, c: { region: "us-central1", type: "free" } })) });
+  const s = await env.stack({
+    program: programOf(() => ({
+      a: { region: "eu-west-1", type: "free" },
+      b: { region: "eu-west-1", type: "payg" },
+      c: { region: "us-central1", type: "free" },
+    })),
+  });
   await s.up();
   expect(await indexes()).toHaveLength(3);
   await env.client.searchIndexes.delete((await indexes())[0].id); // already gone counts as deleted
@@ -229,7 +296,14 @@ test("getSearchIndex and getSearchIndexes read through the program's config; the
   });
   const up = await s.up();
   expect(up.outputs.one.secret).toBe(true);
-  expect(up.outputs.one.value).toMatchObject({ id: existing.id, name: "read-me", region: "us-central1", type: "payg", token: existing.token, readOnlyToken: existing.read_only_token });
+  expect(up.outputs.one.value).toMatchObject({
+    id: existing.id,
+    name: "read-me",
+    region: "us-central1",
+    type: "payg",
+    token: existing.token,
+    readOnlyToken: existing.read_only_token,
+  });
   expect(up.outputs.all.value[0].throughputVector).toEqual([]); // the list carries the metrics
   expect(up.outputs.count).toEqual({ value: 1, secret: true });
   expect(backendContains(s, [existing.token, existing.read_only_token!])).toEqual([]);
@@ -241,12 +315,22 @@ test("getSearchIndex and getSearchIndexes read through the program's config; the
 
 describe("faults", () => {
   test("429 with Retry-After, 503 and dropped connections during up, refresh and destroy", async () => {
-    const s = await env.stack({ program: programOf(() => ({ a: { name: "fa", region: "eu-west-1", type: "free" }, b: { name: "fb", region: "eu-west-1", type: "free" } })) });
+    const s = await env.stack({
+      program: programOf(() => ({
+        a: { name: "fa", region: "eu-west-1", type: "free" },
+        b: { name: "fb", region: "eu-west-1", type: "free" },
+      })),
+    });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 1 });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503 });
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
-    expect(env.emu.requests({ route: "POST /v2/search" }).map((r) => r.status).sort()).toEqual([200, 200, 429, 503]);
+    expect(
+      env.emu
+        .requests({ route: "POST /v2/search" })
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual([200, 200, 429, 503]);
 
     env.emu.addFault({ method: "GET", path: "^/v2/search$", drop: true });
     env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 503 });
@@ -262,7 +346,9 @@ describe("faults", () => {
   });
 
   test("a create whose answer is lost leaves exactly one index, tracked in state", async () => {
-    const s = await env.stack({ program: programOf(() => ({ a: { name: "lost", region: "eu-west-1", type: "free" } })) });
+    const s = await env.stack({
+      program: programOf(() => ({ a: { name: "lost", region: "eu-west-1", type: "free" } })),
+    });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", commitThenDrop: true });
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 2 });
@@ -274,7 +360,10 @@ describe("faults", () => {
   });
 
   test("a create that times out is looked up before anything else", async () => {
-    const s = await env.stack({ program: programOf(() => ({ a: { name: "slow", region: "eu-west-1", type: "free" } })), mgmt: { timeoutMs: 1000 } });
+    const s = await env.stack({
+      program: programOf(() => ({ a: { name: "slow", region: "eu-west-1", type: "free" } })),
+      mgmt: { timeoutMs: 1000 },
+    });
     env.emu.addFault({ method: "POST", path: "^/v2/search$", delayMs: 2000 });
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 2 });

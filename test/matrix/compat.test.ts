@@ -10,7 +10,16 @@
  * alone for the other legs' SDK versions; `npm run test:matrix` runs every leg. A leg that cannot run fails with the reason; none is skipped silently.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -56,7 +65,9 @@ export const LEGS: Record<string, Leg> = {
 
 const selected = (process.env.MGMT_MATRIX_LEGS ?? "today,esm").split(",").map((l) => l.trim());
 const legs = selected.includes("all") ? Object.keys(LEGS) : selected;
-for (const name of legs) if (!LEGS[name]) throw new Error(`MGMT_MATRIX_LEGS: unknown leg "${name}" (legs: ${Object.keys(LEGS).join(", ")}, all)`);
+for (const name of legs)
+  if (!LEGS[name])
+    throw new Error(`MGMT_MATRIX_LEGS: unknown leg "${name}" (legs: ${Object.keys(LEGS).join(", ")}, all)`);
 
 const TARBALL = path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz");
 const PNPM = "pnpm@9.15.9";
@@ -107,7 +118,20 @@ async function sh(cwd: string, file: string, args: string[], env: NodeJS.Process
 async function project(name: string, leg: Leg): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), `mgmt-matrix-${name}-`));
   const main = leg.module === "typescript" ? "index.ts" : "index.js";
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `matrix-${name}`, version: "1.0.0", private: true, main, ...(leg.module === "module" ? { type: "module" } : {}) }, null, 2));
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify(
+      {
+        name: `matrix-${name}`,
+        version: "1.0.0",
+        private: true,
+        main,
+        ...(leg.module === "module" ? { type: "module" } : {}),
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(path.join(dir, "Pulumi.yaml"), `name: matrix-${name}\nruntime: nodejs\n`);
   writeFileSync(path.join(dir, main), PROGRAM[leg.module]);
   const deps = [`@pulumi/pulumi@${leg.sdk}`, TARBALL];
@@ -116,7 +140,14 @@ async function project(name: string, leg: Leg): Promise<string> {
   if (leg.node) {
     // Node from the npm registry (the `node` package), kept beside the project, not in it.
     mkdirSync(path.join(dir, ".node"));
-    await sh(path.join(dir, ".node"), "npm", ["install", "--no-audit", "--no-fund", "--prefix", ".", `node@${leg.node}`]);
+    await sh(path.join(dir, ".node"), "npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefix",
+      ".",
+      `node@${leg.node}`,
+    ]);
   }
   return dir;
 }
@@ -128,7 +159,8 @@ function sdkCopies(dir: string): string[] {
     if (depth > 12) return;
     for (const entry of readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, entry.name);
-      if (entry.name === "pulumi" && path.basename(d) === "@pulumi" && existsSync(path.join(p, "package.json"))) found.add(realpathSync(p));
+      if (entry.name === "pulumi" && path.basename(d) === "@pulumi" && existsSync(path.join(p, "package.json")))
+        found.add(realpathSync(p));
       // Real folders only: pnpm's symlinks point into its store, which is walked itself.
       if (entry.isDirectory()) walk(p, depth + 1);
     }
@@ -137,101 +169,150 @@ function sdkCopies(dir: string): string[] {
   return [...found];
 }
 
-test.each(legs)("leg %s: one SDK copy; up, a no-op preview, refresh and destroy through the engine", async (name) => {
-  const leg = LEGS[name];
-  const dir = await project(name, leg);
-  try {
-    // One SDK instance: what the program loads is what pulumi-mgmt loads.
-    const programSdk = realpathSync(path.dirname(createRequire(path.join(dir, "index.js")).resolve("@pulumi/pulumi/package.json")));
-    const mgmtManifest = realpathSync(createRequire(path.join(dir, "index.js")).resolve("pulumi-mgmt/package.json"));
-    const mgmtSdk = realpathSync(path.dirname(createRequire(mgmtManifest).resolve("@pulumi/pulumi/package.json")));
-    expect(mgmtSdk).toBe(programSdk);
-    expect(sdkCopies(dir)).toEqual([programSdk]);
-    if (leg.manager === "npm") {
-      const tree = JSON.parse(await sh(dir, "npm", ["ls", "@pulumi/pulumi", "--all", "--json"]));
-      expect(tree.dependencies["@pulumi/pulumi"].version).toBe(leg.sdk);
-      expect(JSON.stringify(tree).match(/"version":"3\.\d+\.\d+"/g)?.filter((v, i, all) => all.indexOf(v) === i)).toEqual([`"version":"${leg.sdk}"`]);
+test.each(legs)(
+  "leg %s: one SDK copy; up, a no-op preview, refresh and destroy through the engine",
+  async (name) => {
+    const leg = LEGS[name];
+    const dir = await project(name, leg);
+    try {
+      // One SDK instance: what the program loads is what pulumi-mgmt loads.
+      const programSdk = realpathSync(
+        path.dirname(createRequire(path.join(dir, "index.js")).resolve("@pulumi/pulumi/package.json")),
+      );
+      const mgmtManifest = realpathSync(createRequire(path.join(dir, "index.js")).resolve("pulumi-mgmt/package.json"));
+      const mgmtSdk = realpathSync(path.dirname(createRequire(mgmtManifest).resolve("@pulumi/pulumi/package.json")));
+      expect(mgmtSdk).toBe(programSdk);
+      expect(sdkCopies(dir)).toEqual([programSdk]);
+      if (leg.manager === "npm") {
+        const tree = JSON.parse(await sh(dir, "npm", ["ls", "@pulumi/pulumi", "--all", "--json"]));
+        expect(tree.dependencies["@pulumi/pulumi"].version).toBe(leg.sdk);
+        expect(
+          JSON.stringify(tree)
+            .match(/"version":"3\.\d+\.\d+"/g)
+            ?.filter((v, i, all) => all.indexOf(v) === i),
+        ).toEqual([`"version":"${leg.sdk}"`]);
+      }
+
+      // What pulumi-mgmt relies on beyond the SDK's published API is still there in this leg's SDK
+      // (provider/automation/sdkAdapter.ts): asked of the package as the project installed it.
+      const adapter = await sh(dir, process.execPath, [
+        "-e",
+        `require("pulumi-mgmt/automation").sdkAdapterProblems().then((p) => console.log(JSON.stringify(p)))`,
+      ]);
+      expect(JSON.parse(adapter.trim().split("\n").pop()!)).toEqual([]);
+
+      const cliDir = (
+        await sh(PACKAGE_ROOT, "bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], {
+          ...process.env,
+          PULUMI_MGMT_SDK_DIR: programSdk,
+          ...(leg.cli ? { PULUMI_MGMT_CLI_VERSION: leg.cli } : {}),
+        })
+      )
+        .trim()
+        .split("\n")
+        .pop()!;
+      const nodeBin = leg.node ? path.join(dir, ".node/node_modules/.bin") : undefined;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: [nodeBin, cliDir, process.env.PATH].filter(Boolean).join(path.delimiter),
+        PULUMI_HOME: path.join(dir, ".pulumi-home"),
+        PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
+        PULUMI_CONFIG_PASSPHRASE: "matrix-leg",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      };
+      mkdirSync(path.join(dir, ".state"));
+      if (leg.node) expect(await sh(dir, "node", ["--version"], env)).toMatch(new RegExp(`^v${leg.node}\\.`));
+      const pulumi = (...args: string[]) => sh(dir, "pulumi", [...args, "--stack", "dev", "--non-interactive"], env);
+      await sh(dir, "pulumi", ["stack", "init", "dev", "--non-interactive"], env);
+
+      emu.emulator.reset();
+      const alice = emu.users[0];
+      const account = alice.accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
+      const data = emu.emulator.data.accounts.find((a) => a.record.id === account.id)!;
+      data.keys.k = { waitListSize: 0, paused: false, rateResets: 0 };
+      const config: [string, string, boolean][] = [
+        ["mgmt:baseUrl", emu.baseUrl, false],
+        ["mgmt:messagingUrl", emu.messagingUrl, false],
+        ["mgmt:regionalMessagingUrl", emu.regionalMessagingUrl, false],
+        ["mgmt:username", alice.username, false],
+        ["mgmt:password", alice.password, true],
+        ["mgmt:messagingToken", account.token, true],
+      ];
+      for (const [key, value, secret] of config)
+        await pulumi("config", "set", key, value, ...(secret ? ["--secret"] : []));
+
+      if (leg.module === "typescript") {
+        // The user listed no TypeScript; the package's peer dependency brought one that reads its declarations.
+        expect(
+          Object.keys(JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).dependencies ?? {}),
+        ).not.toContain("typescript");
+        expect(
+          Number(
+            JSON.parse(readFileSync(path.join(dir, "node_modules/typescript/package.json"), "utf8")).version.split(
+              ".",
+            )[0],
+          ),
+        ).toBeGreaterThanOrEqual(5);
+      }
+      const up = await pulumi("up", "--yes", "--skip-preview");
+      if (leg.module === "typescript") expect(up).toMatch(/tokenLength\s*: \[secret\]/);
+      const indexes = emu.emulator.data.indexes.filter((i) => i.record.name === "matrix-leg");
+      expect(indexes).toHaveLength(1);
+      expect(data.keys.k.pinned).toEqual({ rate: 5, period: 1 });
+      expect(data.queues.jobs).toMatchObject({ parallelism: 2 });
+      const state = JSON.parse(await pulumi("stack", "export", "--show-secrets"));
+      const provider = String(
+        state.deployment.resources.find((r: { type: string }) => r.type.endsWith("mgmt:SearchIndex")).inputs.__provider,
+      );
+      if (leg.form === "module") expect(provider).toContain(`require("pulumi-mgmt/internal/providers/searchIndex")`);
+      else
+        expect(provider).toMatch(
+          /require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)[\s\S]*name: "searchIndex"|name: "searchIndex"[\s\S]*require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)/,
+        );
+      expect(provider.length).toBeLessThan(leg.form === "module" ? 400 : 3000);
+
+      emu.resetLog();
+      await pulumi("preview", "--expect-no-changes");
+      expect(emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+      await pulumi("refresh", "--yes", "--skip-preview");
+      await pulumi("destroy", "--yes", "--skip-preview");
+      expect(emu.emulator.data.indexes).toEqual([]);
+      expect(data.keys.k.pinned).toBeUndefined();
+      expect(data.queues.jobs).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-
-    // What pulumi-mgmt relies on beyond the SDK's published API is still there in this leg's SDK
-    // (provider/automation/sdkAdapter.ts): asked of the package as the project installed it.
-    const adapter = await sh(dir, process.execPath, ["-e", `require("pulumi-mgmt/automation").sdkAdapterProblems().then((p) => console.log(JSON.stringify(p)))`]);
-    expect(JSON.parse(adapter.trim().split("\n").pop()!)).toEqual([]);
-
-    const cliDir = (await sh(PACKAGE_ROOT, "bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], { ...process.env, PULUMI_MGMT_SDK_DIR: programSdk, ...(leg.cli ? { PULUMI_MGMT_CLI_VERSION: leg.cli } : {}) })).trim().split("\n").pop()!;
-    const nodeBin = leg.node ? path.join(dir, ".node/node_modules/.bin") : undefined;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PATH: [nodeBin, cliDir, process.env.PATH].filter(Boolean).join(path.delimiter),
-      PULUMI_HOME: path.join(dir, ".pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "matrix-leg",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    };
-    mkdirSync(path.join(dir, ".state"));
-    if (leg.node) expect(await sh(dir, "node", ["--version"], env)).toMatch(new RegExp(`^v${leg.node}\\.`));
-    const pulumi = (...args: string[]) => sh(dir, "pulumi", [...args, "--stack", "dev", "--non-interactive"], env);
-    await sh(dir, "pulumi", ["stack", "init", "dev", "--non-interactive"], env);
-
-    emu.emulator.reset();
-    const alice = emu.users[0];
-    const account = alice.accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
-    const data = emu.emulator.data.accounts.find((a) => a.record.id === account.id)!;
-    data.keys.k = { waitListSize: 0, paused: false, rateResets: 0 };
-    const config: [string, string, boolean][] = [
-      ["mgmt:baseUrl", emu.baseUrl, false],
-      ["mgmt:messagingUrl", emu.messagingUrl, false],
-      ["mgmt:regionalMessagingUrl", emu.regionalMessagingUrl, false],
-      ["mgmt:username", alice.username, false],
-      ["mgmt:password", alice.password, true],
-      ["mgmt:messagingToken", account.token, true],
-    ];
-    for (const [key, value, secret] of config) await pulumi("config", "set", key, value, ...(secret ? ["--secret"] : []));
-
-    if (leg.module === "typescript") {
-      // The user listed no TypeScript; the package's peer dependency brought one that reads its declarations.
-      expect(Object.keys(JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).dependencies ?? {})).not.toContain("typescript");
-      expect(Number(JSON.parse(readFileSync(path.join(dir, "node_modules/typescript/package.json"), "utf8")).version.split(".")[0])).toBeGreaterThanOrEqual(5);
-    }
-    const up = await pulumi("up", "--yes", "--skip-preview");
-    if (leg.module === "typescript") expect(up).toMatch(/tokenLength\s*: \[secret\]/);
-    const indexes = emu.emulator.data.indexes.filter((i) => i.record.name === "matrix-leg");
-    expect(indexes).toHaveLength(1);
-    expect(data.keys.k.pinned).toEqual({ rate: 5, period: 1 });
-    expect(data.queues.jobs).toMatchObject({ parallelism: 2 });
-    const state = JSON.parse(await pulumi("stack", "export", "--show-secrets"));
-    const provider = String(state.deployment.resources.find((r: { type: string }) => r.type.endsWith("mgmt:SearchIndex")).inputs.__provider);
-    if (leg.form === "module") expect(provider).toContain(`require("pulumi-mgmt/internal/providers/searchIndex")`);
-    else expect(provider).toMatch(/require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)[\s\S]*name: "searchIndex"|name: "searchIndex"[\s\S]*require\(`pulumi-mgmt\/internal\/providers\/\$\{name\}`\)/);
-    expect(provider.length).toBeLessThan(leg.form === "module" ? 400 : 3000);
-
-    emu.resetLog();
-    await pulumi("preview", "--expect-no-changes");
-    expect(emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
-    await pulumi("refresh", "--yes", "--skip-preview");
-    await pulumi("destroy", "--yes", "--skip-preview");
-    expect(emu.emulator.data.indexes).toEqual([]);
-    expect(data.keys.k.pinned).toBeUndefined();
-    expect(data.queues.jobs).toBeUndefined();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}, 30 * 60_000);
+  },
+  30 * 60_000,
+);
 
 /**
  * The SDK versions of the legs not run here: each installed with the package alone (no CLI, no
  * engine), so `npm test` learns when any SDK of the matrix moves what sdkAdapter.ts relies on.
  */
-const otherSdks = [...new Set(Object.values(LEGS).map((l) => l.sdk))].filter((sdk) => !legs.some((name) => LEGS[name].sdk === sdk));
-if (otherSdks.length > 0) test.each(otherSdks)("@pulumi/pulumi %s still has what the package relies on beyond the SDK's published API", async (sdk) => {
-  const dir = mkdtempSync(path.join(tmpdir(), `mgmt-matrix-sdk-${sdk}-`));
-  try {
-    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "matrix-sdk", version: "1.0.0", private: true }));
-    await sh(dir, "npm", ["install", "--no-audit", "--no-fund", `@pulumi/pulumi@${sdk}`, TARBALL]);
-    const adapter = await sh(dir, process.execPath, ["-e", `require("pulumi-mgmt/automation").sdkAdapterProblems().then((p) => console.log(JSON.stringify(p)))`]);
-    expect(JSON.parse(adapter.trim().split("\n").pop()!)).toEqual([]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}, 10 * 60_000);
+const otherSdks = [...new Set(Object.values(LEGS).map((l) => l.sdk))].filter(
+  (sdk) => !legs.some((name) => LEGS[name].sdk === sdk),
+);
+if (otherSdks.length > 0)
+  test.each(otherSdks)(
+    "@pulumi/pulumi %s still has what the package relies on beyond the SDK's published API",
+    async (sdk) => {
+      const dir = mkdtempSync(path.join(tmpdir(), `mgmt-matrix-sdk-${sdk}-`));
+      try {
+        writeFileSync(
+          path.join(dir, "package.json"),
+          JSON.stringify({ name: "matrix-sdk", version: "1.0.0", private: true }),
+        );
+        await sh(dir, "npm", ["install", "--no-audit", "--no-fund", `@pulumi/pulumi@${sdk}`, TARBALL]);
+        const adapter = await sh(dir, process.execPath, [
+          "-e",
+          `require("pulumi-mgmt/automation").sdkAdapterProblems().then((p) => console.log(JSON.stringify(p)))`,
+        ]);
+        expect(JSON.parse(adapter.trim().split("\n").pop()!)).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    10 * 60_000,
+  );

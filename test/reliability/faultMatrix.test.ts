@@ -55,12 +55,28 @@ const R = {
   listAccounts: { method: "GET", path: "^/v2/messaging/users$", route: "GET /v2/messaging/users" },
   budget: { method: "PATCH", path: "/update-budget/", route: "PATCH /v2/messaging/update-budget/:id" },
   waitList: { method: "GET", path: "/v2/flowControl/[^/]+$", route: "GET /regional/:region/v2/flowControl/:key" },
-  pause: { method: "POST", path: "/flowControl/[^/]+/pause$", route: "POST /regional/:region/v2/flowControl/:key/pause" },
-  lift: { method: "POST", path: "/flowControl/[^/]+/resume$", route: "POST /regional/:region/v2/flowControl/:key/resume" },
+  pause: {
+    method: "POST",
+    path: "/flowControl/[^/]+/pause$",
+    route: "POST /regional/:region/v2/flowControl/:key/pause",
+  },
+  lift: {
+    method: "POST",
+    path: "/flowControl/[^/]+/resume$",
+    route: "POST /regional/:region/v2/flowControl/:key/resume",
+  },
   resetRate: { method: "POST", path: "/resetRate$", route: "POST /regional/:region/v2/flowControl/:key/resetRate" },
-  resumeQueue: { method: "POST", path: "/queues/[^/]+/resume$", route: "POST /regional/:region/v2/queues/:queue/resume" },
+  resumeQueue: {
+    method: "POST",
+    path: "/queues/[^/]+/resume$",
+    route: "POST /regional/:region/v2/queues/:queue/resume",
+  },
   pin: { method: "POST", path: "/flowControl/[^/]+/pin$", route: "POST /regional/:region/v2/flowControl/:key/pin" },
-  unpin: { method: "POST", path: "/flowControl/[^/]+/unpin$", route: "POST /regional/:region/v2/flowControl/:key/unpin" },
+  unpin: {
+    method: "POST",
+    path: "/flowControl/[^/]+/unpin$",
+    route: "POST /regional/:region/v2/flowControl/:key/unpin",
+  },
   upsertQueue: { method: "POST", path: "/v2/queues$", route: "POST /regional/:region/v2/queues" },
   getQueue: { method: "GET", path: "/v2/queues/[^/]+$", route: "GET /regional/:region/v2/queues/:queue" },
   pauseQueue: { method: "POST", path: "/queues/[^/]+/pause$", route: "POST /regional/:region/v2/queues/:queue/pause" },
@@ -69,7 +85,18 @@ const R = {
 type Route = keyof typeof R;
 
 const PHASES: Record<"create" | "update" | "refresh" | "destroy", Route[]> = {
-  create: ["createIndex", "listAccounts", "budget", "waitList", "pause", "resetRate", "resumeQueue", "pin", "upsertQueue", "pauseQueue"],
+  create: [
+    "createIndex",
+    "listAccounts",
+    "budget",
+    "waitList",
+    "pause",
+    "resetRate",
+    "resumeQueue",
+    "pin",
+    "upsertQueue",
+    "pauseQueue",
+  ],
   update: ["rename", "setPlan", "budget", "lift", "resetRate", "resumeQueue", "pin", "unpin", "upsertQueue"],
   refresh: ["listIndexes", "listAccounts", "waitList", "getQueue"],
   destroy: ["deleteIndex", "budget", "unpin", "deleteQueue"],
@@ -105,7 +132,8 @@ function expectRetried(routes: Route[], fault: Fault, log: LoggedRequest[]): voi
       expect(after.filter((r) => r.route === route && r.status === 200)).toHaveLength(fault.committed ? 0 : 1);
     } else {
       // A delete resent after its commit finds the index gone (404): that is its success.
-      const done = (r: LoggedRequest) => r.status === 200 || ((name === "deleteIndex" || name === "deleteQueue") && fault.committed && r.status === 404);
+      const done = (r: LoggedRequest) =>
+        r.status === 200 || ((name === "deleteIndex" || name === "deleteQueue") && fault.committed && r.status === 404);
       expect({ route, retried: after.some((r) => r.route === route && done(r)) }).toEqual({ route, retried: true });
     }
   }
@@ -146,7 +174,16 @@ const providers: Opening = async (_name, mgmt, program) => {
 async function everyOperation(faultName: string, open: Opening): Promise<void> {
   const fault = FAULTS[faultName];
   const { info, account } = seeded();
-  let v = { name: "matrix", type: "free" as SearchIndexArgs["type"], budget: 30, paused: true, trigger: "one", pin: { parallelism: 2, rate: 10 } as { parallelism: number; rate?: number }, parallelism: 2, queuePaused: true };
+  let v = {
+    name: "matrix",
+    type: "free" as SearchIndexArgs["type"],
+    budget: 30,
+    paused: true,
+    trigger: "one",
+    pin: { parallelism: 2, rate: 10 } as { parallelism: number; rate?: number },
+    parallelism: 2,
+    queuePaused: true,
+  };
   const s = await open(faultName.replace(/[^a-z0-9]+/gi, "-"), { timeoutMs: TIMEOUT_MS }, () => {
     new SearchIndex("idx", { name: v.name, region: "eu-west-1", type: v.type });
     new MessagingBudget("budget", { accountId: info.id, budget: v.budget });
@@ -154,7 +191,11 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
       region: "eu-central-1",
       token: info.token,
       flowControlKeys: [{ key: "k", paused: v.paused, resetRateTrigger: v.trigger, pin: v.pin }],
-      queues: [{ name: "q", resumeTrigger: v.trigger }, { name: "dq", parallelism: v.parallelism }, { name: "pq", paused: v.queuePaused }],
+      queues: [
+        { name: "q", resumeTrigger: v.trigger },
+        { name: "dq", parallelism: v.parallelism },
+        { name: "pq", paused: v.queuePaused },
+      ],
     });
   });
   // A resend after a commit repeats a counted action once more (harmless by the retry table).
@@ -174,18 +215,39 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
   expect(await s.ids(INDEX)).toEqual([live[0].id]);
   expect(account.record.budget).toBe(30);
   // A pin resets the rate counter too: one reset and one pin, each repeated once after a commit.
-  expect(account.keys.k).toMatchObject({ waitListSize: 7, paused: true, rateResets: 2 * perAction, pins: perAction, pinned: { parallelism: 2, rate: 10, period: 1 } });
+  expect(account.keys.k).toMatchObject({
+    waitListSize: 7,
+    paused: true,
+    rateResets: 2 * perAction,
+    pins: perAction,
+    pinned: { parallelism: 2, rate: 10, period: 1 },
+  });
   expect(account.queues.q).toMatchObject({ paused: false, resumes: perAction });
   expect(account.queues.dq).toMatchObject({ parallelism: 2, paused: false, upserts: perAction });
   expect(account.queues.pq.paused).toBe(true);
 
-  v = { name: "matrix-renamed", type: "payg", budget: 60, paused: false, trigger: "two", pin: { parallelism: 3 }, parallelism: 4, queuePaused: true };
+  v = {
+    name: "matrix-renamed",
+    type: "payg",
+    budget: 60,
+    paused: false,
+    trigger: "two",
+    pin: { parallelism: 3 },
+    parallelism: 4,
+    queuePaused: true,
+  };
   await run("update", () => s.up());
   live = await env.client.searchIndexes.list();
   expect(live.map((i) => [i.name, i.type])).toEqual([["matrix-renamed", "payg"]]);
   expect((await s.outputs(INDEX))[0]).toMatchObject({ name: "matrix-renamed", type: "payg" });
   expect(account.record.budget).toBe(60);
-  expect(account.keys.k).toMatchObject({ waitListSize: 7, paused: false, rateResets: 4 * perAction, pins: 2 * perAction, pinned: { parallelism: 3 } });
+  expect(account.keys.k).toMatchObject({
+    waitListSize: 7,
+    paused: false,
+    rateResets: 4 * perAction,
+    pins: 2 * perAction,
+    pinned: { parallelism: 3 },
+  });
   expect(account.queues.q.resumes).toBe(2 * perAction);
   expect(account.queues.dq).toMatchObject({ parallelism: 4, upserts: 2 * perAction });
 
@@ -203,17 +265,44 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
   expect(account.queues.pq.paused).toBe(false);
 }
 
-test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s (through the providers)", (faultName) => everyOperation(faultName, providers));
+test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s (through the providers)", (faultName) =>
+  everyOperation(faultName, providers),
+);
 
-test("every operation succeeds in one run under: connection dropped after commit (through the engine)", () => everyOperation("connection dropped after commit", engine));
+test("every operation succeeds in one run under: connection dropped after commit (through the engine)", () =>
+  everyOperation("connection dropped after commit", engine));
 
 describe("a definite 4xx is not retried and fails fast, naming the object and the answer", () => {
   type Part = "index" | "budget" | "controls";
   const CASES: [string, Part, FaultRuleInput, string, RegExp][] = [
-    ["rename answered 400", "index", { method: "POST", path: "/rename$", status: 400 }, R.rename.route, /search index "fast" \([^)]+\).*400: injected fault/],
-    ["set-plan answered 403", "index", { method: "POST", path: "/setplan$", status: 403 }, R.setPlan.route, /search index "fast" \([^)]+\).*403: injected fault/],
-    ["budget answered 400", "budget", { method: "PATCH", path: "/update-budget/", status: 400 }, R.budget.route, /budget of messaging account "[^"]+" could not be set to 50.*400: injected fault/],
-    ["pause answered 400", "controls", { method: "POST", path: "/pause$", status: 400 }, R.pause.route, /could not pause flow control key "k" in eu-central-1: the service answered 400: injected fault/],
+    [
+      "rename answered 400",
+      "index",
+      { method: "POST", path: "/rename$", status: 400 },
+      R.rename.route,
+      /search index "fast" \([^)]+\).*400: injected fault/,
+    ],
+    [
+      "set-plan answered 403",
+      "index",
+      { method: "POST", path: "/setplan$", status: 403 },
+      R.setPlan.route,
+      /search index "fast" \([^)]+\).*403: injected fault/,
+    ],
+    [
+      "budget answered 400",
+      "budget",
+      { method: "PATCH", path: "/update-budget/", status: 400 },
+      R.budget.route,
+      /budget of messaging account "[^"]+" could not be set to 50.*400: injected fault/,
+    ],
+    [
+      "pause answered 400",
+      "controls",
+      { method: "POST", path: "/pause$", status: 400 },
+      R.pause.route,
+      /could not pause flow control key "k" in eu-central-1: the service answered 400: injected fault/,
+    ],
   ];
   const fastFails = async ([label, part, rule, route, message]: (typeof CASES)[number], open: Opening) => {
     const { info } = seeded();
@@ -221,9 +310,19 @@ describe("a definite 4xx is not retried and fails fast, naming the object and th
     const s = await open(`fast-${label.replace(/[^a-z0-9]+/gi, "-")}`, {}, () => {
       const renaming = changed && label.startsWith("rename");
       const replanning = changed && label.startsWith("set-plan");
-      if (part === "index") new SearchIndex("idx", { name: renaming ? "fast-renamed" : "fast", region: "eu-west-1", type: replanning ? "payg" : "free" });
+      if (part === "index")
+        new SearchIndex("idx", {
+          name: renaming ? "fast-renamed" : "fast",
+          region: "eu-west-1",
+          type: replanning ? "payg" : "free",
+        });
       if (part === "budget") new MessagingBudget("budget", { accountId: info.id, budget: changed ? 50 : 30 });
-      if (part === "controls") new MessagingControls("ops", { region: "eu-central-1", token: info.token, flowControlKeys: [{ key: "k", paused: changed }] });
+      if (part === "controls")
+        new MessagingControls("ops", {
+          region: "eu-central-1",
+          token: info.token,
+          flowControlKeys: [{ key: "k", paused: changed }],
+        });
     });
     await s.up();
     changed = true;

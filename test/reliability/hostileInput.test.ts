@@ -19,13 +19,16 @@ let env: TestEnv;
 beforeAll(async () => {
   env = await testEnv();
   env.emu.emulator.reset();
-  for (const a of env.emu.emulator.data.accounts) a.keys["tenant-a"] = { waitListSize: 1, paused: false, rateResets: 0 };
+  for (const a of env.emu.emulator.data.accounts)
+    a.keys["tenant-a"] = { waitListSize: 1, paused: false, rateResets: 0 };
 });
 afterAll(() => env.cleanup());
 
 const account = () => env.emu.users[0].accounts[0];
-const index = (args: Record<string, unknown>) => () => new SearchIndex("bad", { name: "ok", region: "eu-west-1", type: "free", ...args } as never);
-const budget = (args: Record<string, unknown>) => () => new MessagingBudget("bad", { accountId: account().id, budget: 100, ...args } as never);
+const index = (args: Record<string, unknown>) => () =>
+  new SearchIndex("bad", { name: "ok", region: "eu-west-1", type: "free", ...args } as never);
+const budget = (args: Record<string, unknown>) => () =>
+  new MessagingBudget("bad", { accountId: account().id, budget: 100, ...args } as never);
 const controls = (args: Record<string, unknown>) => () =>
   new MessagingControls("bad", { region: "eu-central-1", token: account().token, ...args } as never);
 
@@ -37,7 +40,11 @@ const LOCAL: [string, () => unknown, RegExp][] = [
   ["index: unicode name", index({ name: "índice" }), /name: may contain only/],
   ["index: over-long name", index({ name: "n".repeat(65) }), /name: must be at most 64 characters/],
   ["index: a number as name", index({ name: 42 }), /name: must be a string/],
-  ["index: unknown region", index({ region: "mars-1" }), /region: Invalid option: expected one of "eu-west-1"\|"us-central1"/],
+  [
+    "index: unknown region",
+    index({ region: "mars-1" }),
+    /region: Invalid option: expected one of "eu-west-1"\|"us-central1"/,
+  ],
   ["index: a number as region", index({ region: 5 }), /region: Invalid option/],
   ["index: no region", index({ region: undefined }), /region: Invalid option/],
   ["index: unknown type", index({ type: "gold" }), /type: Invalid option: expected one of "free"\|"payg"\|"fixed"/],
@@ -54,29 +61,106 @@ const LOCAL: [string, () => unknown, RegExp][] = [
   ["budget: empty account id", budget({ accountId: "" }), /accountId: must not be empty/],
   ["budget: a number as account id", budget({ accountId: 12 }), /accountId: must be a string/],
   ["controls: empty key", controls({ flowControlKeys: [{ key: "" }] }), /key: flow control key must not be empty/],
-  ["controls: a slash in a key", controls({ flowControlKeys: [{ key: "a/b" }] }), /key: flow control key may contain only/],
-  ["controls: a path-like key", controls({ flowControlKeys: [{ key: "../x" }] }), /key: flow control key may contain only/],
+  [
+    "controls: a slash in a key",
+    controls({ flowControlKeys: [{ key: "a/b" }] }),
+    /key: flow control key may contain only/,
+  ],
+  [
+    "controls: a path-like key",
+    controls({ flowControlKeys: [{ key: "../x" }] }),
+    /key: flow control key may contain only/,
+  ],
   ["controls: unicode key", controls({ flowControlKeys: [{ key: "ключ" }] }), /key: flow control key may contain only/],
-  ["controls: over-long key", controls({ flowControlKeys: [{ key: "k".repeat(129) }] }), /key: flow control key must be at most 128 characters/],
-  ["controls: '..' as queue", controls({ queues: [{ name: ".." }] }), /queues\[0\]\.name: queue name must not be '\.' or '\.\.'/],
-  ["controls: a space in a queue name", controls({ queues: [{ name: "a b" }] }), /queues\[0\]\.name: queue name may contain only/],
-  ["controls: a search region", controls({ region: "eu-west-1", flowControlKeys: [{ key: "tenant-a" }] }), /region: Invalid option: expected one of "eu-central-1"\|"us-east-1"/],
-  ["controls: paused as a string", controls({ flowControlKeys: [{ key: "tenant-a", paused: "yes" }] }), /paused: must be true or false/],
-  ["controls: an object as trigger", controls({ flowControlKeys: [{ key: "tenant-a", resetRateTrigger: { a: 1 } }] }), /resetRateTrigger: must be a string or a number/],
-  ["controls: a key listed twice", controls({ flowControlKeys: [{ key: "tenant-a" }, { key: "tenant-a" }] }), /MessagingControls "bad": flowControlKeys: "tenant-a" is listed twice/],
-  ["controls: empty token", controls({ token: "", flowControlKeys: [{ key: "tenant-a" }] }), /token: must not be empty/],
-  ["controls: a pin of nothing", controls({ flowControlKeys: [{ key: "tenant-a", pin: {} }] }), /flowControlKeys\[0\]\.pin: give parallelism, rate \(per period seconds\) or both/],
-  ["controls: a period without a rate", controls({ flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 2, period: 60 } }] }), /pin\.period: needs rate/],
-  ["controls: a rate of 0", controls({ flowControlKeys: [{ key: "tenant-a", pin: { rate: 0 } }] }), /pin\.rate: must be at least 1/],
-  ["controls: a fractional parallelism", controls({ flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 1.5 } }] }), /pin\.parallelism: must be a whole number/],
-  ["controls: an unknown pin field", controls({ flowControlKeys: [{ key: "tenant-a", pin: { burst: 3 } }] }), /pin: may only have parallelism, rate and period/],
-  ["controls: queue parallelism 0", controls({ queues: [{ name: "orders", parallelism: 0 }] }), /queues\[0\]\.parallelism: must be at least 1/],
-  ["controls: queue paused as a string", controls({ queues: [{ name: "orders", parallelism: 1, paused: "no" }] }), /queues\[0\]\.paused: must be true or false/],
-  ["controls: resumeTrigger beside paused", controls({ queues: [{ name: "orders", paused: false, resumeTrigger: 1 }] }), /queues\[0\]\.resumeTrigger: only for a queue whose state this stack does not declare/],
+  [
+    "controls: over-long key",
+    controls({ flowControlKeys: [{ key: "k".repeat(129) }] }),
+    /key: flow control key must be at most 128 characters/,
+  ],
+  [
+    "controls: '..' as queue",
+    controls({ queues: [{ name: ".." }] }),
+    /queues\[0\]\.name: queue name must not be '\.' or '\.\.'/,
+  ],
+  [
+    "controls: a space in a queue name",
+    controls({ queues: [{ name: "a b" }] }),
+    /queues\[0\]\.name: queue name may contain only/,
+  ],
+  [
+    "controls: a search region",
+    controls({ region: "eu-west-1", flowControlKeys: [{ key: "tenant-a" }] }),
+    /region: Invalid option: expected one of "eu-central-1"\|"us-east-1"/,
+  ],
+  [
+    "controls: paused as a string",
+    controls({ flowControlKeys: [{ key: "tenant-a", paused: "yes" }] }),
+    /paused: must be true or false/,
+  ],
+  [
+    "controls: an object as trigger",
+    controls({ flowControlKeys: [{ key: "tenant-a", resetRateTrigger: { a: 1 } }] }),
+    /resetRateTrigger: must be a string or a number/,
+  ],
+  [
+    "controls: a key listed twice",
+    controls({ flowControlKeys: [{ key: "tenant-a" }, { key: "tenant-a" }] }),
+    /MessagingControls "bad": flowControlKeys: "tenant-a" is listed twice/,
+  ],
+  [
+    "controls: empty token",
+    controls({ token: "", flowControlKeys: [{ key: "tenant-a" }] }),
+    /token: must not be empty/,
+  ],
+  [
+    "controls: a pin of nothing",
+    controls({ flowControlKeys: [{ key: "tenant-a", pin: {} }] }),
+    /flowControlKeys\[0\]\.pin: give parallelism, rate \(per period seconds\) or both/,
+  ],
+  [
+    "controls: a period without a rate",
+    controls({ flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 2, period: 60 } }] }),
+    /pin\.period: needs rate/,
+  ],
+  [
+    "controls: a rate of 0",
+    controls({ flowControlKeys: [{ key: "tenant-a", pin: { rate: 0 } }] }),
+    /pin\.rate: must be at least 1/,
+  ],
+  [
+    "controls: a fractional parallelism",
+    controls({ flowControlKeys: [{ key: "tenant-a", pin: { parallelism: 1.5 } }] }),
+    /pin\.parallelism: must be a whole number/,
+  ],
+  [
+    "controls: an unknown pin field",
+    controls({ flowControlKeys: [{ key: "tenant-a", pin: { burst: 3 } }] }),
+    /pin: may only have parallelism, rate and period/,
+  ],
+  [
+    "controls: queue parallelism 0",
+    controls({ queues: [{ name: "orders", parallelism: 0 }] }),
+    /queues\[0\]\.parallelism: must be at least 1/,
+  ],
+  [
+    "controls: queue paused as a string",
+    controls({ queues: [{ name: "orders", parallelism: 1, paused: "no" }] }),
+    /queues\[0\]\.paused: must be true or false/,
+  ],
+  [
+    "controls: resumeTrigger beside paused",
+    controls({ queues: [{ name: "orders", paused: false, resumeTrigger: 1 }] }),
+    /queues\[0\]\.resumeTrigger: only for a queue whose state this stack does not declare/,
+  ],
 ];
 
 const anIndex = () => new SearchIndex("one", { name: "config-case", region: "eu-west-1", type: "free" });
-const aPause = () => new MessagingControls("ops", { region: "eu-central-1", token: account().token, flowControlKeys: [{ key: "tenant-a", paused: true }] });
+const aPause = () =>
+  new MessagingControls("ops", {
+    region: "eu-central-1",
+    token: account().token,
+    flowControlKeys: [{ key: "tenant-a", paused: true }],
+  });
 
 /**
  * [label, settings that replace the good ones, what the program declares, the message]. Settings
@@ -84,17 +168,57 @@ const aPause = () => new MessagingControls("ops", { region: "eu-central-1", toke
  * found out by asking, and the refused request changes nothing.
  */
 const CONFIG: [string, MgmtConfig, () => unknown, RegExp][] = [
-  ["no password", { password: undefined }, anIndex, /mgmt:password is not set \(needed to authenticate to the management API\): run `pulumi config set --secret mgmt:password \.\.\.` or set MGMT_PASSWORD/],
+  [
+    "no password",
+    { password: undefined },
+    anIndex,
+    /mgmt:password is not set \(needed to authenticate to the management API\): run `pulumi config set --secret mgmt:password \.\.\.` or set MGMT_PASSWORD/,
+  ],
   ["no username", { username: undefined }, anIndex, /mgmt:username is not set/],
   ["no base URL", { baseUrl: undefined }, anIndex, /mgmt:baseUrl is not set/],
-  ["a wrong password", { password: "wrong-password" }, anIndex, /401: unauthorized: wrong or missing username and password \(check mgmt:username and mgmt:password/],
-  ["a base URL that refuses connections", { baseUrl: "http://127.0.0.1:9", maxRetries: 1 }, anIndex, /no answer \(ECONNREFUSED; check mgmt:baseUrl/],
-  ["a base URL that is not http", { baseUrl: "ftp://127.0.0.1" }, anIndex, /mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address/],
-  ["a timeout that is not a number", { timeoutMs: "soon" }, anIndex, /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number/],
-  ["a regional URL without {region}", { regionalMessagingUrl: "http://127.0.0.1/regional" }, aPause, /must contain the placeholder \{region\}/],
+  [
+    "a wrong password",
+    { password: "wrong-password" },
+    anIndex,
+    /401: unauthorized: wrong or missing username and password \(check mgmt:username and mgmt:password/,
+  ],
+  [
+    "a base URL that refuses connections",
+    { baseUrl: "http://127.0.0.1:9", maxRetries: 1 },
+    anIndex,
+    /no answer \(ECONNREFUSED; check mgmt:baseUrl/,
+  ],
+  [
+    "a base URL that is not http",
+    { baseUrl: "ftp://127.0.0.1" },
+    anIndex,
+    /mgmt:baseUrl \(or MGMT_BASE_URL\) must be an http:\/\/ or https:\/\/ address/,
+  ],
+  [
+    "a timeout that is not a number",
+    { timeoutMs: "soon" },
+    anIndex,
+    /mgmt:timeoutMs \(or MGMT_TIMEOUT_MS\) must be a whole number/,
+  ],
+  [
+    "a regional URL without {region}",
+    { regionalMessagingUrl: "http://127.0.0.1/regional" },
+    aPause,
+    /must contain the placeholder \{region\}/,
+  ],
   // A key is read and acted on at its region's address (contract: regional clients), so that is the address it cannot do without.
   ["no regional messaging URL", { regionalMessagingUrl: undefined }, aPause, /mgmt:regionalMessagingUrl is not set/],
-  ["a token that is not valid", {}, () => new MessagingControls("ops", { region: "eu-central-1", token: "forged", flowControlKeys: [{ key: "tenant-a", paused: true }] }), /could not read the wait list of flow control key "tenant-a" in eu-central-1: the service answered 401/],
+  [
+    "a token that is not valid",
+    {},
+    () =>
+      new MessagingControls("ops", {
+        region: "eu-central-1",
+        token: "forged",
+        flowControlKeys: [{ key: "tenant-a", paused: true }],
+      }),
+    /could not read the wait list of flow control key "tenant-a" in eu-central-1: the service answered 401/,
+  ],
 ];
 
 /** The emulator's data, as JSON: what a refused case must leave as it was. */
@@ -143,13 +267,20 @@ describe("every case, through the providers: refused with its message, nothing w
     const data = serviceData();
     env.emu.resetLog();
     await expect(new ProviderStack({ ...env.mgmt, ...settings }).up(declare)).rejects.toThrow(message);
-    expect(env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400)).toEqual([]);
+    expect(
+      env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400),
+    ).toEqual([]);
     expect(serviceData()).toBe(data);
   });
 });
 
 /** The cases that also run through the real engine: one of each kind. */
-const THROUGH_ENGINE = new Set(["index: unknown region", "budget: 5", "controls: a pin of nothing", "controls: a key listed twice"]);
+const THROUGH_ENGINE = new Set([
+  "index: unknown region",
+  "budget: 5",
+  "controls: a pin of nothing",
+  "controls: a key listed twice",
+]);
 const CONFIG_THROUGH_ENGINE = new Set(["no password", "a wrong password", "a token that is not valid"]);
 
 describe("one case of each kind through the engine: preview and up refuse it, nothing changed", () => {
@@ -174,14 +305,23 @@ describe("one case of each kind through the engine: preview and up refuse it, no
     expect(await snapshot(s)).toBe(before);
   });
 
-  test.each(CONFIG.filter(([label]) => CONFIG_THROUGH_ENGINE.has(label)))("%s", async (label, settings, declare, message) => {
-    // Malformed settings fail as the resource is declared (program side, so at preview too): inside
-    // Jest, `declaring` reports that as the engine would, instead of Jest claiming the throw.
-    const c = await env.stack({ stackName: `config-${label.replace(/[^a-z]+/gi, "-")}`, mgmt: settings, program: async () => void declaring(declare) });
-    const before = await snapshot(c);
-    env.emu.resetLog();
-    await expect(c.up()).rejects.toThrow(message);
-    expect(env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400)).toEqual([]);
-    expect(await snapshot(c)).toBe(before);
-  });
+  test.each(CONFIG.filter(([label]) => CONFIG_THROUGH_ENGINE.has(label)))(
+    "%s",
+    async (label, settings, declare, message) => {
+      // Malformed settings fail as the resource is declared (program side, so at preview too): inside
+      // Jest, `declaring` reports that as the engine would, instead of Jest claiming the throw.
+      const c = await env.stack({
+        stackName: `config-${label.replace(/[^a-z]+/gi, "-")}`,
+        mgmt: settings,
+        program: async () => void declaring(declare),
+      });
+      const before = await snapshot(c);
+      env.emu.resetLog();
+      await expect(c.up()).rejects.toThrow(message);
+      expect(
+        env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400),
+      ).toEqual([]);
+      expect(await snapshot(c)).toBe(before);
+    },
+  );
 });

@@ -60,7 +60,8 @@ function killOwnChild(pattern: RegExp): number[] {
       for (const [child, parent] of parentOf) {
         let p: number | undefined = parent;
         while (p !== undefined && p > 1 && p !== pid) p = parentOf.get(p);
-        if (p === pid && /dynamic-provider/.test(readFileSync(`/proc/${child}/cmdline`, "utf8"))) providersOfKilled.push(child);
+        if (p === pid && /dynamic-provider/.test(readFileSync(`/proc/${child}/cmdline`, "utf8")))
+          providersOfKilled.push(child);
       }
       process.kill(pid, "SIGKILL");
       killed.push(pid);
@@ -94,10 +95,12 @@ test("an up of 20 indexes cancelled while 4 creates are in flight converges to e
   const abort = new AbortController();
   let cancelling: () => void = () => undefined;
   const cancelSeen = new Promise<void>((resolve) => (cancelling = resolve));
-  const up = s.up({ signal: abort.signal, parallel: 4, onOutput: (out) => /cancelling/i.test(out) && cancelling() }).then(
-    () => "finished",
-    () => "cancelled",
-  );
+  const up = s
+    .up({ signal: abort.signal, parallel: 4, onOutput: (out) => /cancelling/i.test(out) && cancelling() })
+    .then(
+      () => "finished",
+      () => "cancelled",
+    );
   await env.emu.emulator.controls.heldRequests(4);
   abort.abort();
   await cancelSeen;
@@ -105,7 +108,9 @@ test("an up of 20 indexes cancelled while 4 creates are in flight converges to e
   expect(await up).toBe("cancelled");
   // A graceful cancel lets the in-flight creates finish and schedules nothing more.
   expect(env.emu.emulator.data.indexes).toHaveLength(4);
-  expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
+  expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(
+    env.emu.emulator.data.indexes.map((i) => i.record.id).sort(),
+  );
 
   await s.refresh({ clearPendingCreates: true });
   await s.up();
@@ -151,7 +156,9 @@ test("after a hard kill of the CLI mid-up, recoverPendingCreates imports the ind
   const report = await recoverPendingCreates(s.stack);
   expect(report.imported).toHaveLength(leftBehind);
   expect(report.imported.length + report.cleared.length).toBeLessThanOrEqual(12);
-  expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(env.emu.emulator.data.indexes.map((i) => i.record.id).sort());
+  expect((await exported(s, TYPE)).map((r) => r.id).sort()).toEqual(
+    env.emu.emulator.data.indexes.map((i) => i.record.id).sort(),
+  );
   env.emu.resetLog();
   await s.up();
   await expectExactly(s, 12);
@@ -167,15 +174,31 @@ test("after a hard kill mid-takeover, recovery imports the key, queue and budget
   account.record.budget = 300;
   // Each last write of a takeover commits at once but answers late: killed now, the run has
   // changed the key, the budget and the queue, and the state holds only pending creates.
-  for (const [method, path] of [["POST", "/flowControl/k/pin$"], ["POST", "/v2/queues$"], ["PATCH", "/update-budget/"], ["POST", "^/v2/search$"]]) env.emu.addFault({ method, path, delayAfterMs: 15_000 });
+  for (const [method, path] of [
+    ["POST", "/flowControl/k/pin$"],
+    ["POST", "/v2/queues$"],
+    ["PATCH", "/update-budget/"],
+    ["POST", "^/v2/search$"],
+  ])
+    env.emu.addFault({ method, path, delayAfterMs: 15_000 });
   let adopt = false;
   const s = await env.stack({
     stackName: "takeovers",
     program: async () =>
       declaring(() => {
-        new MessagingControls("ops", { region: "eu-central-1", token, flowControlKeys: [{ key: "k", paused: true, pin: { parallelism: 3 } }], queues: [{ name: "jobs", parallelism: 2 }] });
+        new MessagingControls("ops", {
+          region: "eu-central-1",
+          token,
+          flowControlKeys: [{ key: "k", paused: true, pin: { parallelism: 3 } }],
+          queues: [{ name: "jobs", parallelism: 2 }],
+        });
         new MessagingBudget("budget", { accountId: account.record.id, budget: 500 });
-        new SearchIndex("orders", adopt ? { adopt: "orders", region: "eu-west-1", type: "free" } : { name: "orders", region: "eu-west-1", type: "free" });
+        new SearchIndex(
+          "orders",
+          adopt
+            ? { adopt: "orders", region: "eu-west-1", type: "free" }
+            : { name: "orders", region: "eu-west-1", type: "free" },
+        );
       }),
   });
   const up = s.up().then(
@@ -184,7 +207,11 @@ test("after a hard kill mid-takeover, recovery imports the key, queue and budget
   );
   await new Promise<void>((resolve) => {
     const watcher = setInterval(() => {
-      const done = account.keys.k.pinned !== undefined && account.queues.jobs !== undefined && account.record.budget === 500 && env.emu.emulator.data.indexes.length === 1;
+      const done =
+        account.keys.k.pinned !== undefined &&
+        account.queues.jobs !== undefined &&
+        account.record.budget === 500 &&
+        env.emu.emulator.data.indexes.length === 1;
       if (done) {
         clearInterval(watcher);
         expect(killOwnChild(/pulumi up .*--stack takeovers/)).toHaveLength(1);
@@ -202,7 +229,9 @@ test("after a hard kill mid-takeover, recovery imports the key, queue and budget
   // The run did create "orders", but nothing proves it: a name the user chose may be someone else's.
   expect(report.unproven.map((i) => i.name)).toEqual(["orders"]);
   expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
-  await expect(s.up()).rejects.toThrow(/a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/);
+  await expect(s.up()).rejects.toThrow(
+    /a search index named "orders" already exists and this stack did not create it: set adopt: "orders"/,
+  );
 
   adopt = true;
   env.emu.resetLog();

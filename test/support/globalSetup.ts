@@ -14,9 +14,14 @@ const { isBuilt } = require(path.join(ROOT, "scripts/source-hash.js")) as { isBu
 export default function globalSetup(): void {
   if (isBuilt(ROOT)) return;
   process.stderr.write("\n[jest] dist/ was not built from the current sources: compiling (scripts/setup.sh)\n");
-  execFileSync("bash", [path.join(ROOT, "scripts/setup.sh")], { stdio: ["ignore", "inherit", "inherit"], env: withoutPulumiVars() });
+  execFileSync("bash", [path.join(ROOT, "scripts/setup.sh")], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: withoutPulumiVars(),
+  });
 }
 
 function withoutPulumiVars(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("MGMT_") && !k.startsWith("PULUMI_")));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("MGMT_") && !k.startsWith("PULUMI_")),
+  );
 }

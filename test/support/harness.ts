@@ -19,7 +19,16 @@ export interface TestEnv {
   mgmt: MgmtConfig;
   /** A client as alice, for out-of-band changes and checks. */
   client: MgmtClient;
-  stack(options: { program?: PulumiFn; workDir?: string; stackName?: string; projectName?: string; config?: ConfigMap; mgmt?: MgmtConfig; envVars?: Record<string, string>; backendDir?: string }): Promise<MgmtStack>;
+  stack(options: {
+    program?: PulumiFn;
+    workDir?: string;
+    stackName?: string;
+    projectName?: string;
+    config?: ConfigMap;
+    mgmt?: MgmtConfig;
+    envVars?: Record<string, string>;
+    backendDir?: string;
+  }): Promise<MgmtStack>;
   cleanup(): Promise<void>;
 }
 
@@ -91,7 +100,8 @@ export function writes(emu: RunningEmulator): number {
 /** The fields a preview's `[diff: ...]` annotations name (Pulumi writes +added, -removed, ~changed), sorted. */
 export function diffFields(stdout: string): string[] {
   const fields = new Set<string>();
-  for (const [, diff] of stdout.matchAll(/\[diff: ([^\]]*)\]/g)) for (const [, field] of diff.matchAll(/[+~-]([^+~\s-]+)/g)) fields.add(field);
+  for (const [, diff] of stdout.matchAll(/\[diff: ([^\]]*)\]/g))
+    for (const [, field] of diff.matchAll(/[+~-]([^+~\s-]+)/g)) fields.add(field);
   return [...fields].sort();
 }
 
@@ -158,5 +168,9 @@ export function freshMessagingAccount(env: TestEnv) {
  * either: see mgmtStack.)
  */
 export function testBackend(): { backendDir: string; passphrase: string; offline: true } {
-  return { backendDir: mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-test-state-")), passphrase: "test-only-passphrase", offline: true };
+  return {
+    backendDir: mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-test-state-")),
+    passphrase: "test-only-passphrase",
+    offline: true,
+  };
 }

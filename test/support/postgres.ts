@@ -29,7 +29,10 @@ export interface TestPostgres {
 
 export function startPostgres(): TestPostgres {
   const dir = mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-pg-test-"));
-  const url = execFileSync("bash", [SCRIPT, "start", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  const url = execFileSync("bash", [SCRIPT, "start", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .pop()!;
   const sql = async <T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> => {
     const client = new Client({ connectionString: url });
     await client.connect();
@@ -48,14 +51,21 @@ export function startPostgres(): TestPostgres {
     resume: () => execFileSync("bash", [SCRIPT, "resume", dir], { stdio: "inherit" }),
     sql,
     async indexIdsInState() {
-      const rows = await sql<{ key: string; data: unknown }>("SELECT key, data FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/tenants/%.json'");
+      const rows = await sql<{ key: string; data: unknown }>(
+        "SELECT key, data FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/tenants/%.json'",
+      );
       const byStack: Record<string, string[]> = {};
       for (const r of rows) {
         // The backend keeps each file as {"data": "<base64 of its bytes>"}.
-        const checkpoint = JSON.parse(Buffer.from((r.data as { data: string }).data, "base64").toString("utf8")) as { checkpoint?: { latest?: { resources?: { type: string; id?: string }[] } } };
-        if (!checkpoint.checkpoint?.latest) throw new Error(`unexpected state of ${r.key}: ${JSON.stringify(checkpoint).slice(0, 300)}`);
+        const checkpoint = JSON.parse(Buffer.from((r.data as { data: string }).data, "base64").toString("utf8")) as {
+          checkpoint?: { latest?: { resources?: { type: string; id?: string }[] } };
+        };
+        if (!checkpoint.checkpoint?.latest)
+          throw new Error(`unexpected state of ${r.key}: ${JSON.stringify(checkpoint).slice(0, 300)}`);
         const resources = checkpoint.checkpoint.latest.resources ?? [];
-        byStack[path.basename(r.key, ".json")] = resources.filter((x) => x.type === "pulumi-nodejs:dynamic/mgmt:SearchIndex").map((x) => x.id!);
+        byStack[path.basename(r.key, ".json")] = resources
+          .filter((x) => x.type === "pulumi-nodejs:dynamic/mgmt:SearchIndex")
+          .map((x) => x.id!);
       }
       return byStack;
     },

@@ -14,7 +14,10 @@ export function fleetRunProcesses(database: string): number[] {
     .filter((n) => /^\d+$/.test(n))
     .filter((n) => {
       try {
-        return ofThisDatabase.test(`${readFileSync(`/proc/${n}/environ`, "utf8")}\0`) && !readFileSync(`/proc/${n}/stat`, "utf8").includes(") Z ");
+        return (
+          ofThisDatabase.test(`${readFileSync(`/proc/${n}/environ`, "utf8")}\0`) &&
+          !readFileSync(`/proc/${n}/stat`, "utf8").includes(") Z ")
+        );
       } catch {
         return false;
       }

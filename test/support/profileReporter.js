@@ -48,11 +48,14 @@ class ProfileReporter {
       count(`${rel}\u0000${test}`, op);
       count(rel, op);
     }
-    const fmt = (c) => OPS.map((o) => String(c?.[o] ?? 0).padStart(o.length)).join(" ") + " " + String(c?.other ?? 0).padStart(5);
+    const fmt = (c) =>
+      OPS.map((o) => String(c?.[o] ?? 0).padStart(o.length)).join(" ") + " " + String(c?.other ?? 0).padStart(5);
     const engine = (c) => (c ? OPS.reduce((n, o) => n + c[o], 0) : 0);
     const out = [];
     const total = [...this.files.values()].reduce((a, b) => a + b, 0);
-    out.push(`\ntest profile: ${this.files.size} files, ${(total / 1000).toFixed(0)} s of file time over Jest's workers, ${lines.length} CLI commands`);
+    out.push(
+      `\ntest profile: ${this.files.size} files, ${(total / 1000).toFixed(0)} s of file time over Jest's workers, ${lines.length} CLI commands`,
+    );
     out.push(`${"s".padStart(7)}  ${OPS.join(" ")} other  file / test`);
     for (const [file, ms] of [...this.files].sort((a, b) => b[1] - a[1])) {
       out.push(`${(ms / 1000).toFixed(1).padStart(7)}  ${fmt(ops.get(file))}  ${file}`);
@@ -64,7 +67,9 @@ class ProfileReporter {
       for (const [k, t] of tests) {
         const c = ops.get(k);
         const name = k.slice(file.length + 1);
-        out.push(`${(t.ms / 1000).toFixed(1).padStart(7)}  ${fmt(c)}    ${name.length > 110 ? `${name.slice(0, 107)}...` : name}`);
+        out.push(
+          `${(t.ms / 1000).toFixed(1).padStart(7)}  ${fmt(c)}    ${name.length > 110 ? `${name.slice(0, 107)}...` : name}`,
+        );
       }
     }
     const sum = [...this.files.keys()].reduce((n, f) => n + engine(ops.get(f)), 0);

@@ -56,7 +56,11 @@ function plain(value: unknown): unknown {
   if (value && typeof value === "object") {
     const o = value as Record<string, unknown>;
     if (o[SECRET_SIG] !== undefined && "value" in o) return plain(o.value);
-    return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, plain(v)]));
+    return Object.fromEntries(
+      Object.entries(o)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, plain(v)]),
+    );
   }
   return value;
 }
@@ -81,12 +85,16 @@ function configOf(settings: MgmtConfig): Map<string, string> {
  * The custom resources of this package a program declares, with their inputs, under the stack's
  * `mgmt:*` config (which declarations check); a throw of the program is returned as `error`.
  */
-export async function declared(program: () => unknown, settings: MgmtConfig): Promise<{ resources: Declared[]; error?: Error }> {
+export async function declared(
+  program: () => unknown,
+  settings: MgmtConfig,
+): Promise<{ resources: Declared[]; error?: Error }> {
   const resources: Declared[] = [];
   await pulumi.runtime.setMocks(
     {
       newResource: (args) => {
-        if (MODULES[args.type]) resources.push({ type: args.type, name: args.name, inputs: plain(args.inputs) as Record<string, unknown> });
+        if (MODULES[args.type])
+          resources.push({ type: args.type, name: args.name, inputs: plain(args.inputs) as Record<string, unknown> });
         return { id: `${args.name}-mock`, state: args.inputs };
       },
       call: () => ({}),
@@ -134,7 +142,8 @@ export class ProviderStack {
     const providerOf = await providerProcess(this.settings);
     // Side by side, as the engine runs resources that do not depend on each other.
     const steps = await Promise.allSettled(resources.map((r) => this.step(providerOf(r.type), r)));
-    for (const [i, step] of steps.entries()) if (step.status === "fulfilled") this.state.set(resources[i].name, step.value);
+    for (const [i, step] of steps.entries())
+      if (step.status === "fulfilled") this.state.set(resources[i].name, step.value);
     const failed = steps.find((x): x is PromiseRejectedResult => x.status === "rejected");
     if (failed) throw failed.reason;
     const kept = new Set(resources.map((r) => r.name));
@@ -148,14 +157,16 @@ export class ProviderStack {
     const old = this.state.get(r.name);
     const news = { ...r.inputs, [PROVIDER_KEY]: "mock" };
     const checked = await provider.check!(old?.inputs ?? {}, news);
-    if (checked.failures?.length) throw new CheckFailed(checked.failures.map((f) => `${r.name}: ${f.property}: ${f.reason}`).join("; "));
+    if (checked.failures?.length)
+      throw new CheckFailed(checked.failures.map((f) => `${r.name}: ${f.property}: ${f.reason}`).join("; "));
     const inputs = checked.inputs ?? news;
     if (!old) {
       const made = await provider.create(inputs);
       return { type: r.type, id: made.id, inputs, outputs: made.outs ?? {} };
     }
     const diff = await provider.diff!(old.id, { ...old.outputs, [PROVIDER_KEY]: "mock" }, inputs);
-    if (diff.replaces?.length) throw new Error(`${r.name}: a replacement (${diff.replaces.join(", ")}) is not what this harness runs`);
+    if (diff.replaces?.length)
+      throw new Error(`${r.name}: a replacement (${diff.replaces.join(", ")}) is not what this harness runs`);
     if (diff.changes === false) return { ...old, inputs };
     const updated = await provider.update!(old.id, { ...old.outputs, [PROVIDER_KEY]: "mock" }, inputs);
     return { ...old, inputs, outputs: updated.outs ?? old.outputs };
@@ -164,17 +175,27 @@ export class ProviderStack {
   async refresh(): Promise<void> {
     const providerOf = await providerProcess(this.settings);
     const all = [...this.state];
-    const reads = await Promise.all(all.map(([, s]) => providerOf(s.type).read!(s.id, { ...s.outputs, [PROVIDER_KEY]: "mock" })));
+    const reads = await Promise.all(
+      all.map(([, s]) => providerOf(s.type).read!(s.id, { ...s.outputs, [PROVIDER_KEY]: "mock" })),
+    );
     for (const [i, [name, s]] of all.entries()) {
       const read = reads[i];
       if (!read.id) this.state.delete(name);
-      else this.state.set(name, { ...s, id: read.id, outputs: (read.props as Record<string, unknown>) ?? s.outputs, inputs: (read.inputs as Record<string, unknown>) ?? s.inputs });
+      else
+        this.state.set(name, {
+          ...s,
+          id: read.id,
+          outputs: (read.props as Record<string, unknown>) ?? s.outputs,
+          inputs: (read.inputs as Record<string, unknown>) ?? s.inputs,
+        });
     }
   }
 
   async destroy(): Promise<void> {
     const providerOf = await providerProcess(this.settings);
-    await Promise.all([...this.state].map(([, s]) => providerOf(s.type).delete!(s.id, { ...s.outputs, [PROVIDER_KEY]: "mock" })));
+    await Promise.all(
+      [...this.state].map(([, s]) => providerOf(s.type).delete!(s.id, { ...s.outputs, [PROVIDER_KEY]: "mock" })),
+    );
     this.state.clear();
   }
 

@@ -24,7 +24,9 @@ async function run(withShutdown: boolean): Promise<{ code: number | null; caught
       if (n === 30) { clearInterval(timer); fs.writeFileSync(${JSON.stringify(path.join(dir, "caught"))}, String(caught)); process.exit(0); }
     }, 20);
   `;
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // The reader goes away after the first line.
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
   child.stdout!.destroy();

@@ -1,14 +1,35 @@
 import { checkSettingKeys, ConfigError, requireSetting, resolveSettings } from "../../provider/config";
 import { fillRoute } from "../../provider/api/request";
-import { AmbiguousError, ApiError, apiError, isNotFound, NotFoundError, RateLimitedError, redactCredentials, RefusedError, serviceMessageOf, UnauthorizedError } from "../../provider/api/errors";
+import {
+  AmbiguousError,
+  ApiError,
+  apiError,
+  isNotFound,
+  NotFoundError,
+  RateLimitedError,
+  redactCredentials,
+  RefusedError,
+  serviceMessageOf,
+  UnauthorizedError,
+} from "../../provider/api/errors";
 import { UserError } from "../../provider/userError";
 import { isStacklessErrorEcho } from "../../provider/hostEcho";
 import { act } from "../../provider/resources/messagingCalls";
 
 describe("settings", () => {
   test("Pulumi config wins over the environment; defaults fill the rest", () => {
-    const s = resolveSettings((k) => ({ "mgmt:baseUrl": "http://from-config" })[k], { MGMT_BASE_URL: "http://from-env", MGMT_USERNAME: "u", MGMT_TIMEOUT_MS: "2500" });
-    expect(s).toMatchObject({ baseUrl: "http://from-config", username: "u", timeoutMs: 2500, connectTimeoutMs: 5000, maxRetries: 5 });
+    const s = resolveSettings((k) => ({ "mgmt:baseUrl": "http://from-config" })[k], {
+      MGMT_BASE_URL: "http://from-env",
+      MGMT_USERNAME: "u",
+      MGMT_TIMEOUT_MS: "2500",
+    });
+    expect(s).toMatchObject({
+      baseUrl: "http://from-config",
+      username: "u",
+      timeoutMs: 2500,
+      connectTimeoutMs: 5000,
+      maxRetries: 5,
+    });
   });
 
   test("a missing setting is an error that names the key, the variable and how to set it", () => {
@@ -37,11 +58,15 @@ describe("unknown mgmt:* keys", () => {
     ["mgmt:pasword", "mgmt:password"],
     ["mgmt:maxRetry", "mgmt:maxRetries"],
   ])("%s: did you mean %s?", (typo, meant) => {
-    expect(() => checkSettingKeys(["mgmt:username", typo])).toThrow(`${typo} is not a pulumi-mgmt setting: did you mean \`${meant}\`?`);
+    expect(() => checkSettingKeys(["mgmt:username", typo])).toThrow(
+      `${typo} is not a pulumi-mgmt setting: did you mean \`${meant}\`?`,
+    );
   });
 
   test("a key like no setting lists the settings; other namespaces and known keys pass", () => {
-    expect(() => checkSettingKeys(["mgmt:colour"])).toThrow(/mgmt:colour is not a pulumi-mgmt setting; the settings are mgmt:baseUrl, mgmt:username, /);
+    expect(() => checkSettingKeys(["mgmt:colour"])).toThrow(
+      /mgmt:colour is not a pulumi-mgmt setting; the settings are mgmt:baseUrl, mgmt:username, /,
+    );
     expect(() => checkSettingKeys(["aws:region", "myproject:baseurl", "mgmt:baseUrl", "mgmt:movedFrom"])).not.toThrow();
   });
 });
@@ -64,7 +89,9 @@ describe("paths and errors", () => {
     const basic = Buffer.from("alice:s3cret-pw").toString("base64");
     const said = `denied: Authorization: Basic ${basic} (alice:s3cret-pw), password s3cret-pw, also Bearer tok_abc.123 and bearer other-token`;
     const out = redactCredentials(said, [basic, "alice:s3cret-pw", "s3cret-pw", "tok_abc.123"]);
-    expect(out).toBe("denied: Authorization: Basic [redacted] ([redacted]), password [redacted], also Bearer [redacted] and bearer [redacted]");
+    expect(out).toBe(
+      "denied: Authorization: Basic [redacted] ([redacted]), password [redacted], also Bearer [redacted] and bearer [redacted]",
+    );
     // Short strings are not treated as secrets: they would shred ordinary text.
     expect(redactCredentials("a b c", ["a", ""])).toBe("a b c");
   });
@@ -103,23 +130,36 @@ describe("paths and errors", () => {
       const told = err.about('could not pause flow control key "k" in eu-central-1', "the service answered it");
       expect(told).toBeInstanceOf(kind);
       expect(told.message).toBe('could not pause flow control key "k" in eu-central-1: the service answered it');
-      expect([told.status, told.method, told.path, isNotFound(told), told.isAmbiguous]).toEqual([status, "POST", "/v2/x", status === 404, status === undefined || status === 503]);
+      expect([told.status, told.method, told.path, isNotFound(told), told.isAmbiguous]).toEqual([
+        status,
+        "POST",
+        "/v2/x",
+        status === 404,
+        status === undefined || status === 503,
+      ]);
       expect(told.stack).toBe("");
     }
-    expect(apiError("GET", "/v2/x", "management", 404).about("search index \"x\"").message).toBe("search index \"x\": GET /v2/x failed: 404");
+    expect(apiError("GET", "/v2/x", "management", 404).about('search index "x"').message).toBe(
+      'search index "x": GET /v2/x failed: 404',
+    );
   });
 
   test("a key or queue call that got no answer says so once, not 'the service answered ... no answer'", async () => {
-    const refused = () => Promise.reject(apiError("GET", "/v2/flowControl/tenant-7", "regional", undefined, undefined, "ECONNREFUSED"));
-    const err = await act('flow control key "tenant-7"', "read", { region: "eu-central-1" }, refused).catch((e: Error) => e);
+    const refused = () =>
+      Promise.reject(apiError("GET", "/v2/flowControl/tenant-7", "regional", undefined, undefined, "ECONNREFUSED"));
+    const err = await act('flow control key "tenant-7"', "read", { region: "eu-central-1" }, refused).catch(
+      (e: Error) => e,
+    );
     expect(err).toBeInstanceOf(AmbiguousError);
-    expect(err.message).toMatch(/^could not read flow control key "tenant-7" in eu-central-1: GET \/v2\/flowControl\/tenant-7 failed: no answer \(ECONNREFUSED; check mgmt:regionalMessagingUrl /);
+    expect(err.message).toMatch(
+      /^could not read flow control key "tenant-7" in eu-central-1: GET \/v2\/flowControl\/tenant-7 failed: no answer \(ECONNREFUSED; check mgmt:regionalMessagingUrl /,
+    );
     expect(err.message).toContain("add `--run-program` to it (or run `pulumi up` first)");
     expect(err.message).not.toMatch(/answered/);
   });
 
   test("the provider host's echo of an error without a stack is recognised; any other line is not", () => {
-    const told = apiError("GET", "/v2/x", "regional", undefined).about("could not read queue \"q\" in eu-central-1");
+    const told = apiError("GET", "/v2/x", "regional", undefined).about('could not read queue "q" in eu-central-1');
     // What Pulumi's dynamic provider host prints before returning the error (cmd/dynamic-provider).
     expect(isStacklessErrorEcho([`${told}: ${told.stack}`])).toBe(true);
     const plain = new Error("a bug");

@@ -30,7 +30,9 @@ test("the README's Layout names every folder of the repository (two levels deep)
   const named = new Set([...layout.matchAll(/`(\.?[a-z][\w.-]*(?:\/[\w.-]+)*)\/`/g)].map((m) => m[1]));
   const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
   // Deeper folders (a resource's own folder, one fixture) are described by their parent's line.
-  const folders = new Set(tracked.map((file) => path.dirname(file).split("/").slice(0, 2).join("/")).filter((dir) => dir !== "."));
+  const folders = new Set(
+    tracked.map((file) => path.dirname(file).split("/").slice(0, 2).join("/")).filter((dir) => dir !== "."),
+  );
   // The examples are listed, each with its role, in the README's Examples section.
   const examples = readme.split("## Examples")[1].split("\n## ")[0];
   const missing = [...folders].filter((dir) => !named.has(dir) && !examples.includes("`" + dir + "/`"));

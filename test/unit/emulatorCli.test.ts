@@ -37,7 +37,14 @@ async function until(what: string, done: () => boolean, ms = 20_000): Promise<vo
   }
 }
 
-const EXPORTED = [SETTINGS_KEYS.baseUrl, SETTINGS_KEYS.messagingUrl, SETTINGS_KEYS.regionalMessagingUrl, SETTINGS_KEYS.username, SETTINGS_KEYS.password, SETTINGS_KEYS.messagingToken].map((k) => k.env);
+const EXPORTED = [
+  SETTINGS_KEYS.baseUrl,
+  SETTINGS_KEYS.messagingUrl,
+  SETTINGS_KEYS.regionalMessagingUrl,
+  SETTINGS_KEYS.username,
+  SETTINGS_KEYS.password,
+  SETTINGS_KEYS.messagingToken,
+].map((k) => k.env);
 
 test("--env prints only shell exports that load in sh and bash and reach the running emulator", async () => {
   // A quote in the password: the values must survive the shell's quoting.
@@ -45,7 +52,10 @@ test("--env prints only shell exports that load in sh and bash and reach the run
   const { child, out } = start(["--port", "0", "--env", "--password", password]);
   await until("the exports and the listing", () => {
     if (child.exitCode !== null) throw new Error(`mgmt-emulator exited with ${child.exitCode}: ${out.stderr}`);
-    return out.stdout.includes(`${SETTINGS_KEYS.messagingToken.env}=`) && (out.stdout + out.stderr).includes("messaging account");
+    return (
+      out.stdout.includes(`${SETTINGS_KEYS.messagingToken.env}=`) &&
+      (out.stdout + out.stderr).includes("messaging account")
+    );
   });
   expect(child.exitCode).toBeNull(); // it keeps running after printing
 
@@ -55,7 +65,11 @@ test("--env prints only shell exports that load in sh and bash and reach the run
   expect(out.stderr).toMatch(/^mgmt-emulator listening on http:\/\/127\.0\.0\.1:\d+/m);
 
   const dump = `node -e 'process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("MGMT_")))))'`;
-  const loaded = (shell: string) => JSON.parse(execFileSync(shell, ["-c", `eval "$1"\n${dump}`, shell, out.stdout], { encoding: "utf8" })) as Record<string, string>;
+  const loaded = (shell: string) =>
+    JSON.parse(execFileSync(shell, ["-c", `eval "$1"\n${dump}`, shell, out.stdout], { encoding: "utf8" })) as Record<
+      string,
+      string
+    >;
   const env = loaded("bash");
   expect(loaded("sh")).toEqual(env);
   expect(Object.keys(env).sort()).toEqual([...EXPORTED].sort());
@@ -63,25 +77,35 @@ test("--env prints only shell exports that load in sh and bash and reach the run
   expect(env.MGMT_REGIONAL_MESSAGING_URL).toContain("{region}");
 
   // The first seeded user and its first eu-central-1 messaging account.
-  const users = (await (await fetch(`${env.MGMT_BASE_URL}/_emulator/users`)).json()) as { username: string; accounts: { region: string; token: string }[] }[];
+  const users = (await (await fetch(`${env.MGMT_BASE_URL}/_emulator/users`)).json()) as {
+    username: string;
+    accounts: { region: string; token: string }[];
+  }[];
   expect(env.MGMT_USERNAME).toBe(users[0].username);
   expect(env.MGMT_MESSAGING_TOKEN).toBe(users[0].accounts.find((a) => a.region === "eu-central-1")!.token);
 
   const basic = `Basic ${Buffer.from(`${env.MGMT_USERNAME}:${env.MGMT_PASSWORD}`).toString("base64")}`;
   const bearer = `Bearer ${env.MGMT_MESSAGING_TOKEN}`;
   expect((await fetch(`${env.MGMT_BASE_URL}/v2/search`, { headers: { authorization: basic } })).status).toBe(200);
-  expect((await fetch(`${env.MGMT_BASE_URL}/v2/search`, { headers: { authorization: "Basic eDp5" } })).status).toBe(401);
-  expect((await fetch(`${env.MGMT_MESSAGING_URL}/v2/globalParallelism`, { headers: { authorization: bearer } })).status).toBe(200);
+  expect((await fetch(`${env.MGMT_BASE_URL}/v2/search`, { headers: { authorization: "Basic eDp5" } })).status).toBe(
+    401,
+  );
+  expect(
+    (await fetch(`${env.MGMT_MESSAGING_URL}/v2/globalParallelism`, { headers: { authorization: bearer } })).status,
+  ).toBe(200);
   const regional = env.MGMT_REGIONAL_MESSAGING_URL.replace("{region}", "eu-central-1");
   expect((await fetch(`${regional}/v2/queues`, { headers: { authorization: bearer } })).status).toBe(200);
 });
 
-test("--pid-file: a script (no job control) stops it with kill \"$(cat FILE)\"; restarted on the same --data with --port 0 it keeps every exported value", async () => {
+test('--pid-file: a script (no job control) stops it with kill "$(cat FILE)"; restarted on the same --data with --port 0 it keeps every exported value', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "mgmt-emulator-"));
   const [pidFile, data] = [path.join(dir, "emulator.pid"), path.join(dir, "state.json")];
   const args = ["--port", "0", "--data", data, "--pid-file", pidFile, "--env"];
   const exportsOf = async (run: ReturnType<typeof start>) => {
-    await until("the exports", () => run.out.stdout.includes(`${SETTINGS_KEYS.messagingToken.env}=`) && existsSync(pidFile));
+    await until(
+      "the exports",
+      () => run.out.stdout.includes(`${SETTINGS_KEYS.messagingToken.env}=`) && existsSync(pidFile),
+    );
     return run.out.stdout;
   };
   try {
@@ -113,7 +137,9 @@ test("a port in use fails at once with one line and exit code 1", async () => {
   expect(Date.now() - started).toBeLessThan(10_000);
   expect(code).toBe(1);
   expect(out.stdout).toBe("");
-  expect(out.stderr).toBe(`mgmt-emulator: port ${port} on 127.0.0.1 is already in use: stop the other process or pass --port 0 for a free one\n`);
+  expect(out.stderr).toBe(
+    `mgmt-emulator: port ${port} on 127.0.0.1 is already in use: stop the other process or pass --port 0 for a free one\n`,
+  );
 });
 
 test("--help documents --env", () => {

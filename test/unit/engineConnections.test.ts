@@ -12,19 +12,35 @@ const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] })) as t
 const settings = require(path.join(sdkDir, "runtime/settings")) as { grpcClientOptions: Record<string, unknown> };
 
 const raw = (b: Buffer) => b;
-const service = { ping: { path: "/probe.Engine/Ping", requestStream: false, responseStream: false, requestSerialize: raw, requestDeserialize: raw, responseSerialize: raw, responseDeserialize: raw } };
+const service = {
+  ping: {
+    path: "/probe.Engine/Ping",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: raw,
+    requestDeserialize: raw,
+    responseSerialize: raw,
+    responseDeserialize: raw,
+  },
+};
 const Client = grpc.makeGenericClientConstructor(service, "Engine");
 
 function serve(port: number): Promise<[InstanceType<typeof grpc.Server>, number]> {
   const server = new grpc.Server();
-  server.addService(service, { ping: (_call: unknown, done: (err: null, reply: Buffer) => void) => done(null, Buffer.from("pong")) });
+  server.addService(service, {
+    ping: (_call: unknown, done: (err: null, reply: Buffer) => void) => done(null, Buffer.from("pong")),
+  });
   return new Promise((resolve, reject) =>
-    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve([server, bound]))),
+    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve([server, bound]),
+    ),
   );
 }
 
 function ping(client: InstanceType<typeof Client>): Promise<string> {
-  return new Promise((resolve) => client.ping(Buffer.from("ping"), (err: Error | null) => resolve(err ? err.message : "ok")));
+  return new Promise((resolve) =>
+    client.ping(Buffer.from("ping"), (err: Error | null) => resolve(err ? err.message : "ok")),
+  );
 }
 
 /** One run's engine on a port, a late call after it is gone, then the next run's engine on the same port. */
@@ -44,7 +60,9 @@ async function nextRunOnTheSamePort(options: () => Record<string, unknown>): Pro
 }
 
 test("with shared connections, the next run's first call fails (the hazard is real)", async () => {
-  expect(await nextRunOnTheSamePort(() => ({ ...settings.grpcClientOptions, "grpc.use_local_subchannel_pool": 0 }))).toMatch(/UNAVAILABLE: No connection established/);
+  expect(
+    await nextRunOnTheSamePort(() => ({ ...settings.grpcClientOptions, "grpc.use_local_subchannel_pool": 0 })),
+  ).toMatch(/UNAVAILABLE: No connection established/);
 });
 
 test("after isolateEngineConnections, the SDK's client options give each client its own connections", async () => {
@@ -56,6 +74,10 @@ test("mgmtStack applies it for inline programs", async () => {
   delete settings.grpcClientOptions["grpc.use_local_subchannel_pool"];
   const { mgmtStack } = await import("../../provider/automation");
   // Fails before any CLI work when no secrets provider is given; the isolation happens first.
-  await mgmtStack({ stackName: "isolation", program: async () => undefined, backendDir: "/nonexistent-pulumi-mgmt" }).catch(() => undefined);
+  await mgmtStack({
+    stackName: "isolation",
+    program: async () => undefined,
+    backendDir: "/nonexistent-pulumi-mgmt",
+  }).catch(() => undefined);
   expect(settings.grpcClientOptions["grpc.use_local_subchannel_pool"]).toBe(1);
 });

@@ -26,7 +26,12 @@ test("with neither a CLI nor Go it fails with instructions", () => {
   try {
     const run = spawnSync("bash", [script], {
       encoding: "utf8",
-      env: { PATH: path.dirname(process.execPath) + ":/usr/bin:/bin", HOME: emptyCache, PULUMI_MGMT_CACHE: emptyCache, PULUMI_MGMT_IGNORE_PATH_CLI: "1" },
+      env: {
+        PATH: path.dirname(process.execPath) + ":/usr/bin:/bin",
+        HOME: emptyCache,
+        PULUMI_MGMT_CACHE: emptyCache,
+        PULUMI_MGMT_IGNORE_PATH_CLI: "1",
+      },
     });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/no Pulumi CLI found and no Go toolchain to build one/);

@@ -35,7 +35,9 @@ function linesMatching(pattern: RegExp): string[] {
 describe("the source of provider/", () => {
   test("throws no plain Error: every error is of the family", () => {
     expect(linesMatching(/\bnew Error\(/)).toEqual([]);
-    expect(linesMatching(/\bextends (Error|pulumi\.RunError|RunError)\b/).filter((l) => !l.startsWith("userError.ts:"))).toEqual([]);
+    expect(
+      linesMatching(/\bextends (Error|pulumi\.RunError|RunError)\b/).filter((l) => !l.startsWith("userError.ts:")),
+    ).toEqual([]);
   });
 
   test("casts nothing through unknown or never", () => {
@@ -47,11 +49,13 @@ describe("the source of provider/", () => {
   });
 
   test("tells not-found one way: isNotFound, never instanceof NotFoundError or .isNotFound elsewhere", () => {
-    const others = linesMatching(/instanceof NotFoundError|\.isNotFound\b|goneIfNotFound|confirmGone|queueNotFound|keyNotFound|\bnotFound\b/);
+    const others = linesMatching(
+      /instanceof NotFoundError|\.isNotFound\b|goneIfNotFound|confirmGone|queueNotFound|keyNotFound|\bnotFound\b/,
+    );
     expect(others.filter((l) => !l.startsWith(`api${path.sep}errors.ts:`))).toEqual([]);
   });
 
-  test("parses an \"OK\" body strictly", () => {
+  test('parses an "OK" body strictly', () => {
     expect(linesMatching(/OkBody\.or\(/)).toEqual([]);
   });
 });
@@ -65,7 +69,19 @@ describe("every error class declared in provider/", () => {
 
   test("the scan finds them (the family's own classes among them)", () => {
     const names = declared.map((d) => d.name);
-    for (const name of ["MgmtError", "UserError", "InternalError", "ApiError", "NotFoundError", "ConfigError", "IdentityMismatchError", "FenceBusyError", "UsageError", "SecretsProviderError", "NoAnswer"]) {
+    for (const name of [
+      "MgmtError",
+      "UserError",
+      "InternalError",
+      "ApiError",
+      "NotFoundError",
+      "ConfigError",
+      "IdentityMismatchError",
+      "FenceBusyError",
+      "UsageError",
+      "SecretsProviderError",
+      "NoAnswer",
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -98,7 +114,7 @@ describe("not found", () => {
     for (const status of [undefined, 400, 401, 404, 409, 429, 500, 503]) {
       const err = apiError("GET", "/v2/x", "management", status, "no");
       expect(isNotFound(err)).toBe(status === 404);
-      expect(isNotFound(err.about("search index \"a\""))).toBe(status === 404);
+      expect(isNotFound(err.about('search index "a"'))).toBe(status === 404);
       expect(err).toBeInstanceOf(ApiError);
     }
     expect(isNotFound(new UserError("not found"))).toBe(false);
@@ -137,15 +153,18 @@ describe("not found", () => {
       ["a flow control key", () => client.flowControl({ region: "eu-central-1" }).get("no-such-key")],
       ["a queue", () => client.queues({ region: "eu-central-1" }).get("no-such-queue")],
     ];
-    test.each(reads)("%s that does not exist: a NotFoundError, isNotFound, and ifFound gives undefined", async (_what, read) => {
-      const err: unknown = await read().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(NotFoundError);
-      expect(err).toBeInstanceOf(MgmtError);
-      expect(isNotFound(err)).toBe(true);
-      await expect(ifFound(read())).resolves.toBeUndefined();
-    });
+    test.each(reads)(
+      "%s that does not exist: a NotFoundError, isNotFound, and ifFound gives undefined",
+      async (_what, read) => {
+        const err: unknown = await read().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(NotFoundError);
+        expect(err).toBeInstanceOf(MgmtError);
+        expect(isNotFound(err)).toBe(true);
+        await expect(ifFound(read())).resolves.toBeUndefined();
+      },
+    );
   });
 });

@@ -15,11 +15,18 @@ const cwd = mkdtempSync(path.join(tmpdir(), "mgmt-help-"));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 function help(command: string, ...args: string[]) {
-  return spawnSync(process.execPath, [path.join(ROOT, BIN[command]), ...args], { cwd, encoding: "utf8", timeout: 30_000 });
+  return spawnSync(process.execPath, [path.join(ROOT, BIN[command]), ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
 }
 
 const invocations: [string, string[]][] = [
-  ...Object.keys(BIN).flatMap((command): [string, string[]][] => [[command, ["--help"]], [command, ["-h"]]]),
+  ...Object.keys(BIN).flatMap((command): [string, string[]][] => [
+    [command, ["--help"]],
+    [command, ["-h"]],
+  ]),
   ...FLEET_COMMANDS.map((sub): [string, string[]] => ["mgmt-fleet", [sub, "--help"]]),
 ];
 

@@ -18,6 +18,10 @@ test("an existing resource keeps the recorded `before` and `resourceName`, and g
   const changed = await withBefore({ inputs: { accountId: "a", budget: 800, resourceName: "cap" } }, recorded, read);
   expect(changed.inputs).toEqual({ ...recorded, budget: 800 });
   // After a refresh the recorded inputs are the object's id and budget only (budget.ts `read`).
-  const refreshed = await withBefore({ inputs: { accountId: "a", budget: 800, resourceName: "cap" } }, { accountId: "a", budget: 1200 }, read);
+  const refreshed = await withBefore(
+    { inputs: { accountId: "a", budget: 800, resourceName: "cap" } },
+    { accountId: "a", budget: 1200 },
+    read,
+  );
   expect(refreshed.inputs).toEqual({ accountId: "a", budget: 800 });
 });

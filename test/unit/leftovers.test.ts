@@ -19,7 +19,10 @@ afterAll(() => {
 /** A process of run `runId`: a CLI (argv[0] `/usr/local/bin/pulumi`, as the real one's basename) or a plugin, living `seconds`. */
 function proc(runId: string, kind: "cli" | "plugin", seconds: number): number {
   const env = { ...process.env, ...runEnv(DB, runId) };
-  const child = spawn(process.execPath, ["-e", `setTimeout(() => {}, ${seconds * 1000})`], { env, ...(kind === "cli" ? { argv0: "/usr/local/bin/pulumi" } : {}) });
+  const child = spawn(process.execPath, ["-e", `setTimeout(() => {}, ${seconds * 1000})`], {
+    env,
+    ...(kind === "cli" ? { argv0: "/usr/local/bin/pulumi" } : {}),
+  });
   started.push(child);
   return child.pid!;
 }
@@ -52,7 +55,9 @@ test("a dead run's CLI that is still running at the bound is ended, with every p
   const t0 = Date.now();
   await endLeftovers(DB, ["43"], { waitMs: 1500, notice: (l) => lines.push(l) });
   expect(Date.now() - t0).toBeGreaterThanOrEqual(1500);
-  expect(lines[1]).toMatch(new RegExp(`^ended 2 processes the last run left running \\(pid (${cli}, ${plugin}|${plugin}, ${cli})\\)$`));
+  expect(lines[1]).toMatch(
+    new RegExp(`^ended 2 processes the last run left running \\(pid (${cli}, ${plugin}|${plugin}, ${cli})\\)$`),
+  );
   expect([await gone(cli), await gone(plugin)]).toEqual([true, true]);
 });
 

@@ -8,12 +8,44 @@ import { readFileSync } from "node:fs";
 import { PACKAGE_ROOT } from "../../provider/automation";
 
 test("npm pack contains only what a user needs", () => {
-  const [pack] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const [pack] = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: PACKAGE_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  );
   const files: string[] = pack.files.map((f: { path: string }) => f.path);
-  const allowed = [/^package\.json$/, /^README\.md$/, /^docs\/[a-z]+\.md$/, /^LICENSE$/, /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/, /^scripts\/ensure-pulumi\.sh$/, /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/, /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/];
+  const allowed = [
+    /^package\.json$/,
+    /^README\.md$/,
+    /^docs\/[a-z]+\.md$/,
+    /^LICENSE$/,
+    /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/,
+    /^scripts\/ensure-pulumi\.sh$/,
+    /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/,
+    /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/,
+  ];
   expect(files.filter((f) => !allowed.some((a) => a.test(f)))).toEqual([]);
   // What state and programs load by name must be there.
-  for (const must of ["LICENSE", "dist/provider/cli/template.js", "examples/new-project/Pulumi.yaml", "dist/provider/index.js", "dist/provider/automation/index.js", "dist/emulator/index.js", "dist/emulator/cli.js", "dist/provider/providers/searchIndex.js", "dist/provider/providers/messagingQueue.js", "dist/provider/providers/messagingBudget.js", "dist/provider/providers/flowControlKey.js", "dist/provider/providers/messagingAccount.js", "dist/provider/providers/databaseBudget.js", "dist/provider/runtime.js", "dist/provider/resources/messagingControls.js", "dist/provider/plugin/main.js"]) {
+  for (const must of [
+    "LICENSE",
+    "dist/provider/cli/template.js",
+    "examples/new-project/Pulumi.yaml",
+    "dist/provider/index.js",
+    "dist/provider/automation/index.js",
+    "dist/emulator/index.js",
+    "dist/emulator/cli.js",
+    "dist/provider/providers/searchIndex.js",
+    "dist/provider/providers/messagingQueue.js",
+    "dist/provider/providers/messagingBudget.js",
+    "dist/provider/providers/flowControlKey.js",
+    "dist/provider/providers/messagingAccount.js",
+    "dist/provider/providers/databaseBudget.js",
+    "dist/provider/runtime.js",
+    "dist/provider/resources/messagingControls.js",
+    "dist/provider/plugin/main.js",
+  ]) {
     expect(files).toContain(must);
   }
   // Compressed size: about 259 kB with six resources, the emulator, the fleet and its fence, the plugin, every command's usage and docs/; a jump means something big slipped in.
@@ -30,11 +62,16 @@ test("the package carries the license its manifest names", () => {
   expect(text).toContain("END OF TERMS AND CONDITIONS");
 });
 
-test("a project compiled with moduleResolution \"node\" (Pulumi's TypeScript template) finds the types of pulumi-mgmt/automation", () => {
+test('a project compiled with moduleResolution "node" (Pulumi\'s TypeScript template) finds the types of pulumi-mgmt/automation', () => {
   // examples/tenants imports pulumi-mgmt and pulumi-mgmt/automation from the installed package
   // (node_modules/pulumi-mgmt, from npm pack); its tsconfig says moduleResolution "node".
   const tsc = require.resolve("typescript/bin/tsc");
-  expect(() => execFileSync(process.execPath, [tsc, "-p", `${PACKAGE_ROOT}/examples/tenants/tsconfig.json`, "--noEmit"], { encoding: "utf8", stdio: "pipe" })).not.toThrow();
+  expect(() =>
+    execFileSync(process.execPath, [tsc, "-p", `${PACKAGE_ROOT}/examples/tenants/tsconfig.json`, "--noEmit"], {
+      encoding: "utf8",
+      stdio: "pipe",
+    }),
+  ).not.toThrow();
 });
 
 test("every runtime dependency accepts the lowest Node the package declares, and no pin lives only in overrides", () => {
@@ -42,7 +79,9 @@ test("every runtime dependency accepts the lowest Node the package declares, and
   const semver = require("semver") as typeof import("semver");
   const manifest = JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, "utf8"));
   const lowest = semver.minVersion(manifest.engines.node)!.version;
-  const lock = JSON.parse(readFileSync(`${PACKAGE_ROOT}/package-lock.json`, "utf8")) as { packages: Record<string, { dev?: boolean; version?: string; engines?: { node?: string } }> };
+  const lock = JSON.parse(readFileSync(`${PACKAGE_ROOT}/package-lock.json`, "utf8")) as {
+    packages: Record<string, { dev?: boolean; version?: string; engines?: { node?: string } }>;
+  };
   const refusing = Object.entries(lock.packages)
     .filter(([name, p]) => name && !p.dev && p.engines?.node && !semver.satisfies(lowest, p.engines.node))
     .map(([name, p]) => `${name}@${p.version} wants node ${p.engines!.node}`);

@@ -24,7 +24,9 @@ test("a takeover one copy recorded is known to the other (a delete later in the 
 test("an object claimed through one copy is refused to another resource through the other", () => {
   const [a, b] = twoCopies<Claims>("../../provider/resources/claims");
   expect(a.claim("MessagingBudget", "accountId", "acct-shared", "first", "the budget")).toBeUndefined();
-  expect(b.claim("MessagingBudget", "accountId", "acct-shared", "second", "the budget")?.reason).toMatch(/"second" and MessagingBudget "first" both set the budget/);
+  expect(b.claim("MessagingBudget", "accountId", "acct-shared", "second", "the budget")?.reason).toMatch(
+    /"second" and MessagingBudget "first" both set the budget/,
+  );
 });
 
 test("a list one copy fetched serves the other, and a write applied through one reaches both", async () => {

@@ -8,7 +8,9 @@ import path from "node:path";
 import { Stack, type UpOptions } from "@pulumi/pulumi/automation";
 import { sdkAdapterProblems, sdkGrpcClientOptions, sdkVersion } from "../../provider/automation/sdkAdapter";
 
-const settings = require(path.join(path.dirname(require.resolve("@pulumi/pulumi")), "runtime/settings")) as { grpcClientOptions?: Record<string, unknown> };
+const settings = require(path.join(path.dirname(require.resolve("@pulumi/pulumi")), "runtime/settings")) as {
+  grpcClientOptions?: Record<string, unknown>;
+};
 
 test("the installed SDK has everything the adapter relies on", async () => {
   expect(sdkVersion()).toMatch(/^3\.\d+\.\d+/);
@@ -24,7 +26,11 @@ test("an SDK whose up reads more after its command (here: `stack history` itself
     return result;
   };
   try {
-    expect(await sdkAdapterProblems()).toEqual([expect.stringMatching(/its up ran \[up, stack history\] and asked the stack for \[outputs, summary\] \(expected \[up\] and \[outputs, summary\]\): leanOps\.ts would not save/)]);
+    expect(await sdkAdapterProblems()).toEqual([
+      expect.stringMatching(
+        /its up ran \[up, stack history\] and asked the stack for \[outputs, summary\] \(expected \[up\] and \[outputs, summary\]\): leanOps\.ts would not save/,
+      ),
+    ]);
   } finally {
     Stack.prototype.up = original;
   }
@@ -36,7 +42,9 @@ test("an SDK whose destroy no longer asks the stack for its summary is reported"
     return { stdout: "", stderr: "", summary: (await this.history(1))[0] };
   };
   try {
-    expect(await sdkAdapterProblems()).toEqual([expect.stringMatching(/its destroy ran \[stack history\] and asked the stack for \[\]/)]);
+    expect(await sdkAdapterProblems()).toEqual([
+      expect.stringMatching(/its destroy ran \[stack history\] and asked the stack for \[\]/),
+    ]);
   } finally {
     Stack.prototype.destroy = original;
   }
@@ -46,7 +54,11 @@ test("an SDK without its client options object (from 3.248 on) is reported", asy
   const options = settings.grpcClientOptions;
   delete settings.grpcClientOptions;
   try {
-    expect(await sdkAdapterProblems()).toEqual([expect.stringMatching(/runtime\/settings has no grpcClientOptions object \(present since 3\.248\.0\): isolateEngineConnections\(\) would do nothing/)]);
+    expect(await sdkAdapterProblems()).toEqual([
+      expect.stringMatching(
+        /runtime\/settings has no grpcClientOptions object \(present since 3\.248\.0\): isolateEngineConnections\(\) would do nothing/,
+      ),
+    ]);
   } finally {
     settings.grpcClientOptions = options;
   }

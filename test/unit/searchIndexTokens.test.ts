@@ -20,7 +20,10 @@ pulumi.runtime.setMocks(
 
 // A getter that throws inside apply leaves its Output unresolved: fail fast instead of hanging.
 const valueOf = <T>(o: pulumi.Output<T>) =>
-  Promise.race([new Promise<T>((resolve) => o.apply(resolve)), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the Output never resolved")), 5_000).unref())]);
+  Promise.race([
+    new Promise<T>((resolve) => o.apply(resolve)),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the Output never resolved")), 5_000).unref()),
+  ]);
 
 test("token and readOnlyToken come from the tokens output", async () => {
   const { SearchIndex } = await import("../../provider");

@@ -21,16 +21,39 @@ describe("scripts/source-hash.js", () => {
 
   beforeAll(() => {
     copy = mkdtempSync(path.join(tmpdir(), "source-hash-"));
-    const inputs = ["provider", "emulator", "scripts", "bench", "test", "examples/search-index", "package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE"];
-    for (const p of inputs) cpSync(path.join(ROOT, p), path.join(copy, p), { recursive: true, filter: (src) => !src.includes("node_modules") });
+    const inputs = [
+      "provider",
+      "emulator",
+      "scripts",
+      "bench",
+      "test",
+      "examples/search-index",
+      "package.json",
+      "package-lock.json",
+      "tsconfig.json",
+      "tsconfig.build.json",
+      "README.md",
+      "LICENSE",
+    ];
+    for (const p of inputs)
+      cpSync(path.join(ROOT, p), path.join(copy, p), {
+        recursive: true,
+        filter: (src) => !src.includes("node_modules"),
+      });
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
   test("an unchanged tree keeps its hash, and the command line prints the same", () => {
     expect(build()).toMatch(/^[0-9a-f]{64}$/);
     expect(build()).toBe(build());
-    expect(execFileSync(process.execPath, [path.join(ROOT, "scripts/source-hash.js"), copy], { encoding: "utf8" }).trim()).toBe(build());
-    expect(execFileSync(process.execPath, [path.join(ROOT, "scripts/source-hash.js"), "--typecheck", copy], { encoding: "utf8" }).trim()).toBe(typecheck());
+    expect(
+      execFileSync(process.execPath, [path.join(ROOT, "scripts/source-hash.js"), copy], { encoding: "utf8" }).trim(),
+    ).toBe(build());
+    expect(
+      execFileSync(process.execPath, [path.join(ROOT, "scripts/source-hash.js"), "--typecheck", copy], {
+        encoding: "utf8",
+      }).trim(),
+    ).toBe(typecheck());
     expect(typecheck()).not.toBe(build());
   });
 
@@ -69,7 +92,7 @@ describe("scripts/source-hash.js", () => {
     expect(build()).toBe(b);
   });
 
-  test("a folder package.json packs (\"files\") counts, as README and LICENSE do", () => {
+  test('a folder package.json packs ("files") counts, as README and LICENSE do', () => {
     const manifest = readFileSync(path.join(copy, "package.json"), "utf8");
     const packed = JSON.parse(manifest);
     packed.files = [...packed.files.filter((f: string) => !f.startsWith("examples/")), "examples/search-index"];
@@ -110,7 +133,8 @@ describe("scripts/source-hash.js", () => {
 });
 
 describe("scripts/setup.sh", () => {
-  const setup = (...args: string[]) => spawnSync("bash", [path.join(ROOT, "scripts/setup.sh"), ...args], { encoding: "utf8" });
+  const setup = (...args: string[]) =>
+    spawnSync("bash", [path.join(ROOT, "scripts/setup.sh"), ...args], { encoding: "utf8" });
   const mtime = (file: string) => statSync(path.join(ROOT, file)).mtimeMs;
 
   beforeAll(async () => {
@@ -121,26 +145,35 @@ describe("scripts/setup.sh", () => {
     if (run.status !== 0) throw new Error(`scripts/setup.sh --typecheck failed:\n${run.stderr}`);
   }, 40 * 60_000);
 
-  test("with nothing changed it neither compiles, packs nor type-checks", () => {
-    const outputs = ["dist/.built", "dist/emulator/cli.js", "node_modules/pulumi-mgmt/package.json", "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz"];
-    const hashes = () => [sourceHash(ROOT), sourceHash(ROOT, { typecheck: true })].join();
-    // Sources edited by someone else meanwhile would rightly rebuild: then bring it up to date
-    // again and retry.
-    for (let attempt = 1; ; attempt++) {
-      expect(setup("--typecheck").status).toBe(0);
-      const inputs = hashes();
-      const before = outputs.map(mtime);
-      const run = setup("--typecheck");
-      if (hashes() !== inputs && attempt < 3) continue;
-      expect(run.status).toBe(0);
-      expect(run.stderr).toContain("[setup] type-check is up to date");
-      expect(run.stderr).toContain("[setup] dist/ is up to date");
-      expect(run.stderr).not.toMatch(/compiling|type-checking/);
-      expect(outputs.map(mtime)).toEqual(before);
-      // The check Jest's global setup makes agrees.
-      expect(isBuilt(ROOT)).toBe(true);
-      expect(readFileSync(path.join(ROOT, "dist/.built"), "utf8").trim()).toBe(sourceHash(ROOT));
-      break;
-    }
-  }, 10 * 60_000);
+  test(
+    "with nothing changed it neither compiles, packs nor type-checks",
+    () => {
+      const outputs = [
+        "dist/.built",
+        "dist/emulator/cli.js",
+        "node_modules/pulumi-mgmt/package.json",
+        "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz",
+      ];
+      const hashes = () => [sourceHash(ROOT), sourceHash(ROOT, { typecheck: true })].join();
+      // Sources edited by someone else meanwhile would rightly rebuild: then bring it up to date
+      // again and retry.
+      for (let attempt = 1; ; attempt++) {
+        expect(setup("--typecheck").status).toBe(0);
+        const inputs = hashes();
+        const before = outputs.map(mtime);
+        const run = setup("--typecheck");
+        if (hashes() !== inputs && attempt < 3) continue;
+        expect(run.status).toBe(0);
+        expect(run.stderr).toContain("[setup] type-check is up to date");
+        expect(run.stderr).toContain("[setup] dist/ is up to date");
+        expect(run.stderr).not.toMatch(/compiling|type-checking/);
+        expect(outputs.map(mtime)).toEqual(before);
+        // The check Jest's global setup makes agrees.
+        expect(isBuilt(ROOT)).toBe(true);
+        expect(readFileSync(path.join(ROOT, "dist/.built"), "utf8").trim()).toBe(sourceHash(ROOT));
+        break;
+      }
+    },
+    10 * 60_000,
+  );
 });

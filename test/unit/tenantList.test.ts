@@ -14,12 +14,25 @@ const problems = (raw: unknown): string => {
 
 test("a good list: defaults filled in, the pin kept as given", () => {
   expect(checkTenants([{ id: "a", flowControlKey: "k", pin: { rate: 5, burst: 1 } }], "t.json")).toEqual([
-    { id: "a", plan: "free", searchRegion: "eu-west-1", messagingRegion: "eu-central-1", flowControlKey: "k", pin: { rate: 5, burst: 1 } },
+    {
+      id: "a",
+      plan: "free",
+      searchRegion: "eu-west-1",
+      messagingRegion: "eu-central-1",
+      flowControlKey: "k",
+      pin: { rate: 5, burst: 1 },
+    },
   ]);
 });
 
 test("every problem at once, on one line, naming the tenant and the field", () => {
-  const message = problems([{ id: "ok", flowControlKey: "k" }, { id: "Bad Id", flowControlKey: "k" }, { id: "x", flowControlKey: "", plan: "gold" }, 7, { id: "ok", flowControlKey: "k" }]);
+  const message = problems([
+    { id: "ok", flowControlKey: "k" },
+    { id: "Bad Id", flowControlKey: "k" },
+    { id: "x", flowControlKey: "", plan: "gold" },
+    7,
+    { id: "ok", flowControlKey: "k" },
+  ]);
   expect(message).not.toContain("\n");
   expect(message.split("; ")).toEqual([
     `t.json[1] (Bad Id): id: must be 1 to 40 lowercase letters, digits and '-', got "Bad Id"`,
@@ -30,8 +43,17 @@ test("every problem at once, on one line, naming the tenant and the field", () =
 });
 
 test("a name listed twice, a missing id, a list that is not one", () => {
-  expect(problems([{ id: "a", flowControlKey: "k" }, { id: "a", flowControlKey: "k" }])).toBe(`t.json[1] (a): id: "a" is listed twice`);
-  expect(problems([{ flowControlKey: "k" }])).toBe(`t.json[0]: id: must be 1 to 40 lowercase letters, digits and '-', got undefined`);
+  expect(
+    problems([
+      { id: "a", flowControlKey: "k" },
+      { id: "a", flowControlKey: "k" },
+    ]),
+  ).toBe(`t.json[1] (a): id: "a" is listed twice`);
+  expect(problems([{ flowControlKey: "k" }])).toBe(
+    `t.json[0]: id: must be 1 to 40 lowercase letters, digits and '-', got undefined`,
+  );
   expect(problems({ tenants: [] })).toBe("t.json: must be a JSON array of tenants");
-  expect(problems([{ id: "a", flowControlKey: "k", pin: 3 }])).toBe("t.json[0] (a): pin: must be an object of parallelism, rate and period");
+  expect(problems([{ id: "a", flowControlKey: "k", pin: 3 }])).toBe(
+    "t.json[0] (a): pin: must be an object of parallelism, rate and period",
+  );
 });

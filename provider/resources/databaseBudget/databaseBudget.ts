@@ -30,7 +30,17 @@ export class DatabaseBudget extends pulumi.dynamic.Resource {
     super(
       providerFor("databaseBudget"),
       name,
-      { previousBudget: undefined, budgetSet: undefined, databaseName: undefined, region: undefined, state: undefined, managedBy: undefined, databaseId: args.databaseId, budget: args.budget, resourceName: name },
+      {
+        previousBudget: undefined,
+        budgetSet: undefined,
+        databaseName: undefined,
+        region: undefined,
+        state: undefined,
+        managedBy: undefined,
+        databaseId: args.databaseId,
+        budget: args.budget,
+        resourceName: name,
+      },
       opts,
       "mgmt",
       "DatabaseBudget",

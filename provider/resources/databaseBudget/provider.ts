@@ -16,7 +16,14 @@ export const databaseBudgetProvider = budgetProvider<DatabaseRecord, Inputs, Dat
     find: (databases, id) => databases.find((d) => d.database_id === id),
     setBudget: (client, id, value) => client.databases.setBudget(id, value),
     // The location is `primary_region` (the service reports every database's `region` as "global").
-    outputs: (d, budgetState) => withoutUndefined({ databaseId: d.database_id, databaseName: d.database_name, region: d.primary_region ?? d.region, state: d.state, ...budgetState }),
+    outputs: (d, budgetState) =>
+      withoutUndefined({
+        databaseId: d.database_id,
+        databaseName: d.database_name,
+        region: d.primary_region ?? d.region,
+        state: d.state,
+        ...budgetState,
+      }),
     takeover: (databaseId) => ({ kind: "database budget", databaseId }),
   },
   Inputs,

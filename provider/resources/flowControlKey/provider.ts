@@ -24,18 +24,38 @@ import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schem
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
-import { act, regionProblem, isNewTrigger, keyLabel, pauseChanged, tokenIdentityOf, withoutUndefined } from "../messagingCalls";
+import {
+  act,
+  regionProblem,
+  isNewTrigger,
+  keyLabel,
+  pauseChanged,
+  tokenIdentityOf,
+  withoutUndefined,
+} from "../messagingCalls";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
 import { checkWithSettings, isUnknown } from "../validation";
-import { KeyInputs, keyId, type KeyBefore, type KeyOutputs, type KeyProvenance, type Pin, type PinPart } from "./schema";
+import {
+  KeyInputs,
+  keyId,
+  type KeyBefore,
+  type KeyOutputs,
+  type KeyProvenance,
+  type Pin,
+  type PinPart,
+} from "./schema";
 
-function readKey(client: MgmtClient, inputs: { key: string; region: MessagingRegion; token?: string }): Promise<FlowControlInfo> {
+function readKey(
+  client: MgmtClient,
+  inputs: { key: string; region: MessagingRegion; token?: string },
+): Promise<FlowControlInfo> {
   return act(keyLabel(inputs.key), "read the wait list of", inputs, () => client.flowControl(inputs).get(inputs.key));
 }
 
-const beforeOf = (info: FlowControlInfo): KeyBefore => withoutUndefined({ waitListSize: info.waitListSize, paused: info.isPaused, pin: observedPin(info, undefined) });
+const beforeOf = (info: FlowControlInfo): KeyBefore =>
+  withoutUndefined({ waitListSize: info.waitListSize, paused: info.isPaused, pin: observedPin(info, undefined) });
 
 /**
  * A key that never carried a message: the service creates it when it is pinned (contract "Flow
@@ -45,7 +65,11 @@ const beforeOf = (info: FlowControlInfo): KeyBefore => withoutUndefined({ waitLi
 const ABSENT: KeyBefore = { waitListSize: 0, paused: false, absent: true };
 
 /** How the key is before this stack acts: read, or absent when a declared pin will create it. */
-async function readBefore(client: MgmtClient, inputs: KeyInputs, read: () => Promise<FlowControlInfo>): Promise<KeyBefore> {
+async function readBefore(
+  client: MgmtClient,
+  inputs: KeyInputs,
+  read: () => Promise<FlowControlInfo>,
+): Promise<KeyBefore> {
   try {
     return beforeOf(await read());
   } catch (err) {
@@ -101,12 +125,17 @@ function observedPin(info: FlowControlInfo, recorded: Pin | undefined): Pin | un
 }
 
 const PARTS: Record<PinPart, (keyof Pin)[]> = { parallelism: ["parallelism"], rate: ["rate", "period"] };
-const partsOf = (pin: Partial<Pin> | undefined): PinPart[] => (["parallelism", "rate"] as const).filter((p) => pin?.[p] !== undefined);
-const pick = (pin: Partial<Pin> | undefined, part: PinPart): Partial<Pin> => withoutUndefined(Object.fromEntries(PARTS[part].map((k) => [k, pin?.[k]])));
-const samePart = (a: Partial<Pin> | undefined, b: Partial<Pin> | undefined, part: PinPart) => PARTS[part].every((k) => a?.[k] === b?.[k]);
+const partsOf = (pin: Partial<Pin> | undefined): PinPart[] =>
+  (["parallelism", "rate"] as const).filter((p) => pin?.[p] !== undefined);
+const pick = (pin: Partial<Pin> | undefined, part: PinPart): Partial<Pin> =>
+  withoutUndefined(Object.fromEntries(PARTS[part].map((k) => [k, pin?.[k]])));
+const samePart = (a: Partial<Pin> | undefined, b: Partial<Pin> | undefined, part: PinPart) =>
+  PARTS[part].every((k) => a?.[k] === b?.[k]);
 /** No pin call is due: every declared part is in place, and no part this stack pinned was undeclared. */
 const pinSettled = (olds: KeyOutputs, wanted: Pin | undefined) =>
-  (["parallelism", "rate"] as const).every((p) => (wanted?.[p] !== undefined ? samePart(olds.pin, pick(wanted, p), p) : !partsOf(olds.pinnedByStack).includes(p)));
+  (["parallelism", "rate"] as const).every((p) =>
+    wanted?.[p] !== undefined ? samePart(olds.pin, pick(wanted, p), p) : !partsOf(olds.pinnedByStack).includes(p),
+  );
 
 interface KeyNow {
   paused?: boolean;
@@ -114,51 +143,79 @@ interface KeyNow {
 }
 
 /** How the key is, as read; a service that does not report the pause or the pin: what this stack recorded stands in. */
-const nowOf = (info: FlowControlInfo, recorded: KeyOutputs): KeyNow => ({ paused: info.isPaused ?? recorded.paused, pin: observedPin(info, recorded.pin) });
+const nowOf = (info: FlowControlInfo, recorded: KeyOutputs): KeyNow => ({
+  paused: info.isPaused ?? recorded.paused,
+  pin: observedPin(info, recorded.pin),
+});
 
 /** An update gives back a pause or a pin part this stack set and no longer declares. */
 const givesBack = (olds: KeyOutputs, inputs: KeyInputs) =>
-  (inputs.paused === undefined && (olds.pausedByStack === true || olds.resumedByStack === true)) || partsOf(olds.pinnedByStack).some((p) => !partsOf(inputs.pin).includes(p));
+  (inputs.paused === undefined && (olds.pausedByStack === true || olds.resumedByStack === true)) ||
+  partsOf(olds.pinnedByStack).some((p) => !partsOf(inputs.pin).includes(p));
 
 /**
  * Gives back one pin part this stack set, if its value is still in place: the value found before
  * (pinned again) or no pin (unpinned). Someone else's later value is left.
  */
-async function giveBackPart(client: MgmtClient, target: KeyTarget, now: KeyNow, prov: KeyProvenance, part: PinPart): Promise<void> {
+async function giveBackPart(
+  client: MgmtClient,
+  target: KeyTarget,
+  now: KeyNow,
+  prov: KeyProvenance,
+  part: PinPart,
+): Promise<void> {
   if (!samePart(now.pin, prov.pinnedByStack, part)) return;
   const found = pick(prov.foundPin, part);
   const label = keyLabel(target.key);
-  if (Object.keys(found).length > 0) await act(label, "pin back", target, () => client.flowControl(target).pin(target.key, found as PinQuery));
+  if (Object.keys(found).length > 0)
+    await act(label, "pin back", target, () => client.flowControl(target).pin(target.key, found as PinQuery));
   else await act(label, "unpin", target, () => client.flowControl(target).unpin(target.key, { [part]: true }));
 }
 
 /** Gives back a pause state this stack changed, if its own state is still in place. */
 async function giveBackPause(client: MgmtClient, target: KeyTarget, now: KeyNow, prov: KeyProvenance): Promise<void> {
   const label = keyLabel(target.key);
-  if (prov.pausedByStack && now.paused === true) await act(label, "lift the pause of", target, () => client.flowControl(target).resume(target.key));
-  if (prov.resumedByStack && now.paused === false) await act(label, "pause", target, () => client.flowControl(target).pause(target.key));
+  if (prov.pausedByStack && now.paused === true)
+    await act(label, "lift the pause of", target, () => client.flowControl(target).resume(target.key));
+  if (prov.resumedByStack && now.paused === false)
+    await act(label, "pause", target, () => client.flowControl(target).pause(target.key));
 }
 
 type KeyTarget = Pick<KeyInputs, "key" | "region" | "token">;
 
-const keyRef = (client: MgmtClient, target: KeyTarget): ObjectRef => ({ kind: "flow control key", identity: tokenIdentityOf(client, target.token), region: target.region, name: target.key });
+const keyRef = (client: MgmtClient, target: KeyTarget): ObjectRef => ({
+  kind: "flow control key",
+  identity: tokenIdentityOf(client, target.token),
+  region: target.region,
+  name: target.key,
+});
 
 /**
  * Brings the key from `now` (what the service has) to `inputs`, acting only on what `inputs`
  * declares, and on what this stack set earlier and no longer declares (given back). Returns the
  * provenance to record and the pause state afterwards.
  */
-async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prior: KeyProvenance & { lastResetTrigger?: string | number }, onError: (err: unknown) => never) {
+async function converge(
+  client: MgmtClient,
+  inputs: KeyInputs,
+  now: KeyNow,
+  prior: KeyProvenance & { lastResetTrigger?: string | number },
+  onError: (err: unknown) => never,
+) {
   const label = keyLabel(inputs.key);
   const t = inputs.token;
   const prov: KeyProvenance = { ...prior, pinnedByStack: { ...prior.pinnedByStack } };
   let paused = now.paused;
   if (inputs.paused === true && now.paused !== true) {
-    await act(label, "pause", inputs, () => client.flowControl({ region: inputs.region, token: t }).pause(inputs.key)).catch(onError);
+    await act(label, "pause", inputs, () =>
+      client.flowControl({ region: inputs.region, token: t }).pause(inputs.key),
+    ).catch(onError);
     ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, true));
     paused = true;
   } else if (inputs.paused === false && now.paused === true) {
-    await act(label, "lift the pause of", inputs, () => client.flowControl({ region: inputs.region, token: t }).resume(inputs.key)).catch(onError);
+    await act(label, "lift the pause of", inputs, () =>
+      client.flowControl({ region: inputs.region, token: t }).resume(inputs.key),
+    ).catch(onError);
     ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, false));
     paused = false;
   } else if (inputs.paused === undefined && (prov.pausedByStack || prov.resumedByStack)) {
@@ -174,7 +231,8 @@ async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prio
     if (Object.keys(wanted).length > 0) {
       if (samePart(now.pin, wanted, part)) continue;
       // The first time this stack pins a part, what was there is what it gives back later.
-      if (prov.pinnedByStack![part] === undefined) prov.foundPin = withoutUndefined({ ...prov.foundPin, ...pick(now.pin, part) });
+      if (prov.pinnedByStack![part] === undefined)
+        prov.foundPin = withoutUndefined({ ...prov.foundPin, ...pick(now.pin, part) });
       Object.assign(pin, wanted);
       Object.assign(prov.pinnedByStack!, wanted);
     } else if (partsOf(prov.pinnedByStack).includes(part)) {
@@ -185,11 +243,16 @@ async function converge(client: MgmtClient, inputs: KeyInputs, now: KeyNow, prio
       }
     }
   }
-  if (Object.keys(pin).length > 0) await act(label, "pin", inputs, () => client.flowControl({ region: inputs.region, token: t }).pin(inputs.key, pin)).catch(onError);
+  if (Object.keys(pin).length > 0)
+    await act(label, "pin", inputs, () =>
+      client.flowControl({ region: inputs.region, token: t }).pin(inputs.key, pin),
+    ).catch(onError);
 
   let lastResetTrigger = prior.lastResetTrigger;
   if (isNewTrigger(inputs.resetRateTrigger, lastResetTrigger)) {
-    await act(label, "reset the rate of", inputs, () => client.flowControl({ region: inputs.region, token: t }).resetRate(inputs.key)).catch(onError);
+    await act(label, "reset the rate of", inputs, () =>
+      client.flowControl({ region: inputs.region, token: t }).resetRate(inputs.key),
+    ).catch(onError);
     lastResetTrigger = inputs.resetRateTrigger;
   }
   return {
@@ -217,7 +280,8 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
       return readBefore(apiClient(), news, () => readKey(apiClient(), { key, region, token }));
     });
     // A key that exists moved to another region or token: checked before the up acts there.
-    if (checked.failures?.length || !known || isNewResource(olds) || (olds.region === region && olds.token === token)) return checked;
+    if (checked.failures?.length || !known || isNewResource(olds) || (olds.region === region && olds.token === token))
+      return checked;
     const failure = await regionProblem(apiClient(), keyLabel(key), { region, token });
     return failure ? { inputs: checked.inputs, failures: [failure] } : checked;
   },
@@ -245,13 +309,23 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const acting = await actingWith(client, keyLabel(inputs.key), {}, inputs.token);
     recordTakeover(keyRef(client, inputs));
     // The pin creates a key that does not exist yet; its pause and rate reset need it to exist.
-    const created = before.absent ? await converge(client, { ...inputs, paused: undefined, resetRateTrigger: undefined }, {}, {}, rethrow) : {};
+    const created = before.absent
+      ? await converge(client, { ...inputs, paused: undefined, resetRateTrigger: undefined }, {}, {}, rethrow)
+      : {};
     // What is already in place is not sent again, and is not this stack's: only what it changes is.
-    const now = before.absent ? { paused: false, pin: inputs.pin } : { paused: before.paused, pin: before.pin as Pin | undefined };
+    const now = before.absent
+      ? { paused: false, pin: inputs.pin }
+      : { paused: before.paused, pin: before.pin as Pin | undefined };
     const done = await converge(client, inputs, now, created, rethrow);
     return {
       id: keyId(inputs),
-      outs: withoutUndefined({ ...inputs, waitListSize: before.waitListSize, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint, ...done }),
+      outs: withoutUndefined({
+        ...inputs,
+        waitListSize: before.waitListSize,
+        managedBy: acting.managedBy,
+        tokenFingerprint: acting.tokenFingerprint,
+        ...done,
+      }),
     };
   },
 
@@ -260,15 +334,19 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const client = apiClient();
     // The account's current token when the recorded one was rotated away (tokenAccount.ts).
     const acting = await actingWith(client, keyLabel(props.key), props, props.token);
-    const info = await ifFound(client.flowControl({ region: props.region, token: acting.token }).get(props.key)).catch((err: unknown) => {
-      throw revokedTokenError(err, keyLabel(props.key), props.region, acting, props, client.settings);
-    });
+    const info = await ifFound(client.flowControl({ region: props.region, token: acting.token }).get(props.key)).catch(
+      (err: unknown) => {
+        throw revokedTokenError(err, keyLabel(props.key), props.region, acting, props, client.settings);
+      },
+    );
     if (!info) {
       believeGone(managedKey(client, props, acting));
       return {};
     }
     const { before: _, ...recorded } = props;
-    const recovered = isRecovered(props) ? recoveredProvenance(props, { paused: info.isPaused, pin: observedPin(info, undefined) }) : {};
+    const recovered = isRecovered(props)
+      ? recoveredProvenance(props, { paused: info.isPaused, pin: observedPin(info, undefined) })
+      : {};
     const outs: KeyOutputs = {
       ...recorded,
       ...recovered,
@@ -296,9 +374,19 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const target = { ...inputs, token: acting.token };
     // What the service has now, as last recorded (refresh keeps it up to date), except where this
     // stack gives something back: only while its own value is still in place, so read first.
-    const now = givesBack(olds, inputs) ? await readKey(client, target).then((info) => nowOf(info, olds), guard) : { paused: olds.paused, pin: olds.pin };
+    const now = givesBack(olds, inputs)
+      ? await readKey(client, target).then((info) => nowOf(info, olds), guard)
+      : { paused: olds.paused, pin: olds.pin };
     const done = await converge(client, target, now, olds, guard);
-    return { outs: withoutUndefined({ ...inputs, waitListSize: olds.waitListSize, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint, ...done }) };
+    return {
+      outs: withoutUndefined({
+        ...inputs,
+        waitListSize: olds.waitListSize,
+        managedBy: acting.managedBy,
+        tokenFingerprint: acting.tokenFingerprint,
+        ...done,
+      }),
+    };
   },
 
   async delete(_id, stored: KeyOutputs) {

@@ -6,26 +6,54 @@ import { z } from "zod";
 import { flowControlKey } from "../../api/schemas";
 import { flag, region, token, trigger, withoutUndefined, type PauseProvenance } from "../messagingCalls";
 
-const limit = (unit: string) => z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");
+const limit = (unit: string) =>
+  z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");
 
 /** Pinned limits. A rate without a period is per second (period 1), the service's default. */
 export const PinSpec = z
   .strictObject(
-    { parallelism: limit("messages").optional(), rate: limit("messages").optional(), period: limit("seconds").optional() },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? "may only have parallelism, rate and period" : "must be an object with parallelism, rate and/or period") },
+    {
+      parallelism: limit("messages").optional(),
+      rate: limit("messages").optional(),
+      period: limit("seconds").optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? "may only have parallelism, rate and period"
+          : "must be an object with parallelism, rate and/or period",
+    },
   )
   .superRefine((pin, ctx) => {
-    if (pin.parallelism === undefined && pin.rate === undefined) ctx.addIssue({ code: "custom", message: "give parallelism, rate (per period seconds) or both; leave pin out to pin nothing" });
-    if (pin.period !== undefined && pin.rate === undefined) ctx.addIssue({ code: "custom", path: ["period"], message: "needs rate: period is the length in seconds of the window rate counts in" });
+    if (pin.parallelism === undefined && pin.rate === undefined)
+      ctx.addIssue({
+        code: "custom",
+        message: "give parallelism, rate (per period seconds) or both; leave pin out to pin nothing",
+      });
+    if (pin.period !== undefined && pin.rate === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["period"],
+        message: "needs rate: period is the length in seconds of the window rate counts in",
+      });
   })
   .transform((pin) => withoutUndefined({ ...pin, period: pin.rate === undefined ? undefined : (pin.period ?? 1) }));
 export type PinSpec = z.input<typeof PinSpec>;
 export type Pin = z.output<typeof PinSpec>;
 
-const recordedPin = z.object({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() });
+const recordedPin = z.object({
+  parallelism: z.number().optional(),
+  rate: z.number().optional(),
+  period: z.number().optional(),
+});
 
 /** The key as `check` found it before this stack acted (before.ts). */
-export const KeyBefore = z.object({ waitListSize: z.number(), paused: z.boolean().optional(), pin: recordedPin.optional(), absent: z.literal(true).optional() });
+export const KeyBefore = z.object({
+  waitListSize: z.number(),
+  paused: z.boolean().optional(),
+  pin: recordedPin.optional(),
+  absent: z.literal(true).optional(),
+});
 export type KeyBefore = z.output<typeof KeyBefore>;
 
 export const KeyInputs = z.object({
@@ -68,7 +96,11 @@ export const keyId = (i: { region: string; key: string }) => `${i.region}/${i.ke
 /** Schemas the component checks plain values with before registering anything. */
 export const flowControlKeyFields = { key: flowControlKey, paused: flag, resetRateTrigger: trigger, pin: PinSpec };
 
-const pinOutput = z.object({ parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() });
+const pinOutput = z.object({
+  parallelism: z.number().optional(),
+  rate: z.number().optional(),
+  period: z.number().optional(),
+});
 /** A checked pin (Pin) always has `period`, undefined when it pins no rate. */
 const checkedPin = pinOutput.extend({ period: z.union([z.number(), z.undefined()]) });
 
@@ -78,15 +110,24 @@ const checkedPin = pinOutput.extend({ period: z.union([z.number(), z.undefined()
  */
 export const KeyOutputsSchema = z.object({
   region: region.meta({ description: "The region of the messaging account." }),
-  token: z.string().optional().meta({ description: "The messaging token the key is managed with (default: mgmt:messagingToken).", secret: true }),
+  token: z
+    .string()
+    .optional()
+    .meta({ description: "The messaging token the key is managed with (default: mgmt:messagingToken).", secret: true }),
   key: z.string().meta({ description: "The flow control key." }),
   paused: z.boolean().optional(),
   resetRateTrigger: z.union([z.string(), z.number()]).optional(),
   pin: checkedPin.optional().meta({ description: "The pinned limits." }),
   before: KeyBefore.optional(),
   waitListSize: z.number().meta({ description: "Messages waiting on the key, as last read." }),
-  managedBy: z.string().optional().meta({ description: "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with." }),
-  tokenFingerprint: z.string().optional().meta({ description: "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy)." }),
+  managedBy: z.string().optional().meta({
+    description:
+      "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with.",
+  }),
+  tokenFingerprint: z.string().optional().meta({
+    description:
+      "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy).",
+  }),
   lastResetTrigger: z.union([z.string(), z.number()]).optional(),
   pausedByStack: z.boolean().optional(),
   resumedByStack: z.boolean().optional(),

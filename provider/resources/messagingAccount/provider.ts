@@ -33,7 +33,8 @@ import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 
 const accountLabel = (id: string) => `messaging account "${id}"`;
 const RecoveredInputs = Inputs.pick({ before: true, prodPack: true });
-const noSuchAccount = (id: string) => new UserError(`${accountLabel(id)} not found for this user: check accountId (getMessagingAccounts() lists them)`);
+const noSuchAccount = (id: string) =>
+  new UserError(`${accountLabel(id)} not found for this user: check accountId (getMessagingAccounts() lists them)`);
 
 /** The account as the not-found rule sees it (believeGone): gone, unless other credentials are asking. */
 const managedAccount = (client: MgmtClient, id: string, managedBy: string | undefined): ManagedObject => ({
@@ -49,7 +50,11 @@ async function readAccount(client: MgmtClient, id: string): Promise<MessagingAcc
   return record?.deletion_time ? undefined : record;
 }
 
-function outputsOf(record: MessagingAccountRecord, kept: Pick<MessagingAccountOutputs, "foundProdPack" | "prodPackSet" | "tokenRotation">, managedBy: string): MessagingAccountOutputs {
+function outputsOf(
+  record: MessagingAccountRecord,
+  kept: Pick<MessagingAccountOutputs, "foundProdPack" | "prodPackSet" | "tokenRotation">,
+  managedBy: string,
+): MessagingAccountOutputs {
   const outs: MessagingAccountOutputs = {
     accountId: record.id,
     token: record.token,
@@ -71,12 +76,20 @@ function outputsOf(record: MessagingAccountRecord, kept: Pick<MessagingAccountOu
 export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, MessagingAccountOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(Inputs, news, PROVIDER_APIS.messagingAccount);
-    const conflict = claim("MessagingAccount", "accountId", news.accountId, news.resourceName, `the plan, production pack and tokens of messaging account "${news.accountId}"`);
+    const conflict = claim(
+      "MessagingAccount",
+      "accountId",
+      news.accountId,
+      news.resourceName,
+      `the plan, production pack and tokens of messaging account "${news.accountId}"`,
+    );
     if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
     return withBefore(result, olds, async () => {
       if (typeof news.accountId !== "string") return undefined;
       const record = await readAccount(apiClient(), news.accountId);
-      return record ? { prodPack: record.prod_pack_enabled ?? false } : new Absent("accountId", noSuchAccount(news.accountId).message);
+      return record
+        ? { prodPack: record.prod_pack_enabled ?? false }
+        : new Absent("accountId", noSuchAccount(news.accountId).message);
     });
   },
 
@@ -112,8 +125,16 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     }
     if (changed) record = await client.messagingAccounts.get(id);
     // Creating with a tokenRotation value records it: the next new value rotates.
-    const prodPackSet = inputs.prodPack !== undefined && inputs.prodPack !== foundProdPack ? inputs.prodPack : undefined;
-    return { id, outs: outputsOf(record, { foundProdPack, prodPackSet, tokenRotation: inputs.tokenRotation }, managementIdentity(client.settings)) };
+    const prodPackSet =
+      inputs.prodPack !== undefined && inputs.prodPack !== foundProdPack ? inputs.prodPack : undefined;
+    return {
+      id,
+      outs: outputsOf(
+        record,
+        { foundProdPack, prodPackSet, tokenRotation: inputs.tokenRotation },
+        managementIdentity(client.settings),
+      ),
+    };
   },
 
   async read(id, stored) {
@@ -130,10 +151,21 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
       // prodPack, and what check found): that create set the pack only if the declared value is in place.
       const { before, prodPack } = RecoveredInputs.parse(props);
       const current = record.prod_pack_enabled ?? false;
-      kept = { foundProdPack: before!.prodPack, prodPackSet: prodPack !== undefined && prodPack === current && prodPack !== before!.prodPack ? prodPack : undefined, tokenRotation: props.tokenRotation };
+      kept = {
+        foundProdPack: before!.prodPack,
+        prodPackSet:
+          prodPack !== undefined && prodPack === current && prodPack !== before!.prodPack ? prodPack : undefined,
+        tokenRotation: props.tokenRotation,
+      };
     }
     const outs = outputsOf(record, kept, managementIdentity(client.settings));
-    return { id, props: outs, inputs: readInputs<MessagingAccountOutputs>(outs.tokenRotation === undefined ? { accountId: id } : { accountId: id, tokenRotation: outs.tokenRotation }) };
+    return {
+      id,
+      props: outs,
+      inputs: readInputs<MessagingAccountOutputs>(
+        outs.tokenRotation === undefined ? { accountId: id } : { accountId: id, tokenRotation: outs.tokenRotation },
+      ),
+    };
   },
 
   async update(id, olds: MessagingAccountOutputs, news: Inputs) {
@@ -175,7 +207,11 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
       // The record read above is the token as it is just before (plan and pack leave it alone).
       const before = record.token;
-      const answer = await rotateOnce(before, async () => (await client.messagingAccounts.get(id)).token, () => client.messagingAccounts.rotateToken(id)).catch(guard);
+      const answer = await rotateOnce(
+        before,
+        async () => (await client.messagingAccounts.get(id)).token,
+        () => client.messagingAccounts.rotateToken(id),
+      ).catch(guard);
       record = answer ?? (await client.messagingAccounts.get(id).catch(guard));
       // Keys and queues of this stack still record the old token's identity: it is this account's.
       recordRotation(olds.token, record.token);
@@ -184,7 +220,9 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
       record = await client.messagingAccounts.get(id).catch(guard);
     }
     const tokenRotation = news.tokenRotation ?? olds.tokenRotation;
-    return { outs: outputsOf(record, { foundProdPack, prodPackSet, tokenRotation }, managementIdentity(client.settings)) };
+    return {
+      outs: outputsOf(record, { foundProdPack, prodPackSet, tokenRotation }, managementIdentity(client.settings)),
+    };
   },
 
   async delete(id, props: MessagingAccountOutputs) {

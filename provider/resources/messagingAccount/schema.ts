@@ -66,14 +66,24 @@ export const MessagingAccountOutputsSchema = z.object({
   accountId: z.string().meta({ description: "The messaging account's id." }),
   token: z.string().meta({ description: "The account's token.", secret: true }),
   readOnlyToken: z.string().optional().meta({ description: "The account's read-only token.", secret: true }),
-  plan: z.string().meta({ description: 'The plan as the service reports it: "free", "paid", or a fixed tier ("fixed_1m"...).' }),
+  plan: z
+    .string()
+    .meta({ description: 'The plan as the service reports it: "free", "paid", or a fixed tier ("fixed_1m"...).' }),
   prodPack: z.boolean().meta({ description: "The production pack as the service reports it." }),
   type: z.string().optional(),
   reservedType: z.string().optional(),
   region: z.string().meta({ description: "The account's region, as the service reports it." }),
   state: z.string().optional(),
-  foundProdPack: z.boolean().meta({ description: "The production pack as found before this stack first changed it: what destroy gives back." }),
-  prodPackSet: z.boolean().optional().meta({ description: "The value this stack set the production pack to, when it changed it." }),
-  tokenRotation: z.string().optional().meta({ description: "The last `tokenRotation` value acted on (or recorded at create, which does not rotate)." }),
+  foundProdPack: z
+    .boolean()
+    .meta({ description: "The production pack as found before this stack first changed it: what destroy gives back." }),
+  prodPackSet: z
+    .boolean()
+    .optional()
+    .meta({ description: "The value this stack set the production pack to, when it changed it." }),
+  tokenRotation: z
+    .string()
+    .optional()
+    .meta({ description: "The last `tokenRotation` value acted on (or recorded at create, which does not rotate)." }),
   managedBy: z.string().meta({ description: "The identity that manages the account." }),
 });

@@ -31,7 +31,17 @@ export class MessagingBudget extends pulumi.dynamic.Resource {
     super(
       providerFor("messagingBudget"),
       name,
-      { previousBudget: undefined, budgetSet: undefined, state: undefined, type: undefined, region: undefined, managedBy: undefined, accountId: args.accountId, budget: args.budget, resourceName: name },
+      {
+        previousBudget: undefined,
+        budgetSet: undefined,
+        state: undefined,
+        type: undefined,
+        region: undefined,
+        managedBy: undefined,
+        accountId: args.accountId,
+        budget: args.budget,
+        resourceName: name,
+      },
       opts,
       "mgmt",
       "MessagingBudget",

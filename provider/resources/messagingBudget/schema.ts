@@ -20,7 +20,9 @@ export const MessagingBudgetOutputsSchema = z.object({
   accountId: z.string().meta({ description: "The messaging account's id." }),
   budget: z.number().meta({ description: "The monthly budget, as the service reports it." }),
   before: z.object({ budget: z.number() }).optional(),
-  previousBudget: z.number().meta({ description: "The budget before this resource took it over: what destroy gives back." }),
+  previousBudget: z
+    .number()
+    .meta({ description: "The budget before this resource took it over: what destroy gives back." }),
   budgetSet: z.number().meta({ description: "The budget this stack last set." }),
   managedBy: z.string().optional().meta({ description: "The identity that manages the budget." }),
   state: z.string().optional(),

@@ -23,7 +23,16 @@ import type { QueueRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
-import { act, regionProblem, isNewTrigger, pauseChanged, queueLabel, tokenIdentityOf, withoutUndefined, type PauseProvenance } from "../messagingCalls";
+import {
+  act,
+  regionProblem,
+  isNewTrigger,
+  pauseChanged,
+  queueLabel,
+  tokenIdentityOf,
+  withoutUndefined,
+  type PauseProvenance,
+} from "../messagingCalls";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
@@ -36,10 +45,18 @@ const wantedPause = (q: QueueInputs) => q.paused ?? (isDeclared(q) ? false : und
 
 /** The queue as the not-found rule sees it (believeGone): gone only if the account that acted on it asks. */
 function managedQueue(client: MgmtClient, props: QueueOutputs, acting: Acting): ManagedObject {
-  return { what: `${queueLabel(props.queue)} in ${props.region}`, managedBy: props.managedBy, asking: judgedAs(acting, props), settings: client.settings };
+  return {
+    what: `${queueLabel(props.queue)} in ${props.region}`,
+    managedBy: props.managedBy,
+    asking: judgedAs(acting, props),
+    settings: client.settings,
+  };
 }
 
-async function readQueue(client: MgmtClient, q: { queue: string; region: QueueInputs["region"]; token?: string }): Promise<QueueRecord | undefined> {
+async function readQueue(
+  client: MgmtClient,
+  q: { queue: string; region: QueueInputs["region"]; token?: string },
+): Promise<QueueRecord | undefined> {
   return ifFound(act(queueLabel(q.queue), "read", q, () => client.queues(q).get(q.queue)));
 }
 
@@ -48,7 +65,8 @@ type QueueTarget = Pick<QueueInputs, "queue" | "region" | "token">;
 /** Whether create looks the queue up first: a declared queue, or one whose pause is declared. */
 const readsFirst = (inputs: QueueInputs) => isDeclared(inputs) || inputs.paused !== undefined;
 
-const beforeOf = (q: QueueRecord | undefined): QueueBefore => (q ? withoutUndefined({ exists: true, parallelism: q.parallelism, paused: q.paused, lag: q.lag }) : { exists: false });
+const beforeOf = (q: QueueRecord | undefined): QueueBefore =>
+  q ? withoutUndefined({ exists: true, parallelism: q.parallelism, paused: q.paused, lag: q.lag }) : { exists: false };
 
 /**
  * A queue recovery imported: what the interrupted create did, from how `check` found the queue
@@ -56,13 +74,22 @@ const beforeOf = (q: QueueRecord | undefined): QueueBefore => (q ? withoutUndefi
  * or a pause count as the stack's only where the declared value is in place and differs from the
  * one found.
  */
-function recoveredProvenance(props: QueueOutputs, now: QueueRecord): Pick<QueueOutputs, "created" | "found" | "pausedByStack" | "resumedByStack"> {
+function recoveredProvenance(
+  props: QueueOutputs,
+  now: QueueRecord,
+): Pick<QueueOutputs, "created" | "found" | "pausedByStack" | "resumedByStack"> {
   const before = props.before!;
   if (isDeclared(props)) {
     if (!before.exists) return { created: true };
     const applied = now.parallelism === props.parallelism && now.paused === wantedPause(props);
     const changed = before.parallelism !== props.parallelism || before.paused !== wantedPause(props);
-    return { created: false, found: applied && changed && before.parallelism !== undefined && before.paused !== undefined ? { parallelism: before.parallelism, paused: before.paused } : undefined };
+    return {
+      created: false,
+      found:
+        applied && changed && before.parallelism !== undefined && before.paused !== undefined
+          ? { parallelism: before.parallelism, paused: before.paused }
+          : undefined,
+    };
   }
   return {
     pausedByStack: props.paused === true && before.paused === false && now.paused === true ? true : undefined,
@@ -70,13 +97,25 @@ function recoveredProvenance(props: QueueOutputs, now: QueueRecord): Pick<QueueO
   };
 }
 
-const queueRef = (client: MgmtClient, target: QueueTarget): ObjectRef => ({ kind: "queue", identity: tokenIdentityOf(client, target.token), region: target.region, name: target.queue });
+const queueRef = (client: MgmtClient, target: QueueTarget): ObjectRef => ({
+  kind: "queue",
+  identity: tokenIdentityOf(client, target.token),
+  region: target.region,
+  name: target.queue,
+});
 
 /** Gives back a pause state this stack changed on a queue it does not declare, while its own state is in place. */
-async function giveBackPause(client: MgmtClient, target: QueueTarget, pausedNow: boolean | undefined, prov: PauseProvenance): Promise<void> {
+async function giveBackPause(
+  client: MgmtClient,
+  target: QueueTarget,
+  pausedNow: boolean | undefined,
+  prov: PauseProvenance,
+): Promise<void> {
   const label = queueLabel(target.queue);
-  if (prov.pausedByStack && pausedNow === true) await act(label, "resume", target, () => client.queues(target).resume(target.queue));
-  if (prov.resumedByStack && pausedNow === false) await act(label, "pause", target, () => client.queues(target).pause(target.queue));
+  if (prov.pausedByStack && pausedNow === true)
+    await act(label, "resume", target, () => client.queues(target).resume(target.queue));
+  if (prov.resumedByStack && pausedNow === false)
+    await act(label, "pause", target, () => client.queues(target).pause(target.queue));
 }
 
 /**
@@ -88,17 +127,27 @@ async function giveBackSettings(client: MgmtClient, props: QueueOutputs): Promis
   const now = await act(label, "read", props, () => client.queues(props).get(props.queue));
   if (props.found && now.parallelism === props.parallelism && now.paused === wantedPause(props)) {
     const found = props.found;
-    await act(label, "give back the settings of", props, () => client.queues(props).upsert({ queueName: props.queue, ...found }));
+    await act(label, "give back the settings of", props, () =>
+      client.queues(props).upsert({ queueName: props.queue, ...found }),
+    );
     return found.paused;
   }
   return now.paused;
 }
 
 /** A taken-over queue's settings before this update changes them, or undefined if it changes none. */
-async function settingsBefore(client: MgmtClient, olds: QueueOutputs, inputs: QueueInputs): Promise<QueueSettings | undefined> {
-  const before: Partial<QueueSettings> = isDeclared(olds) ? { parallelism: olds.parallelism, paused: olds.paused } : await readQueue(client, olds).then((q) => (q ? { parallelism: q.parallelism, paused: q.paused } : {}));
+async function settingsBefore(
+  client: MgmtClient,
+  olds: QueueOutputs,
+  inputs: QueueInputs,
+): Promise<QueueSettings | undefined> {
+  const before: Partial<QueueSettings> = isDeclared(olds)
+    ? { parallelism: olds.parallelism, paused: olds.paused }
+    : await readQueue(client, olds).then((q) => (q ? { parallelism: q.parallelism, paused: q.paused } : {}));
   if (before.parallelism === undefined || before.paused === undefined) return undefined;
-  return before.parallelism !== inputs.parallelism || before.paused !== wantedPause(inputs) ? (before as QueueSettings) : undefined;
+  return before.parallelism !== inputs.parallelism || before.paused !== wantedPause(inputs)
+    ? (before as QueueSettings)
+    : undefined;
 }
 
 /**
@@ -117,13 +166,25 @@ async function converge(
   if (isDeclared(inputs)) {
     if (current.parallelism !== inputs.parallelism || current.paused !== paused) {
       // Always the full state: the upsert resets an omitted parallelism.
-      await act(label, "create or update", inputs, () => client.queues({ region: inputs.region, token: t }).upsert({ queueName: inputs.queue, parallelism: inputs.parallelism!, paused: paused! })).catch(onError);
+      await act(label, "create or update", inputs, () =>
+        client
+          .queues({ region: inputs.region, token: t })
+          .upsert({ queueName: inputs.queue, parallelism: inputs.parallelism!, paused: paused! }),
+      ).catch(onError);
     }
   }
-  let { pausedByStack, resumedByStack } = isDeclared(inputs) ? { pausedByStack: undefined, resumedByStack: undefined } : current;
+  let { pausedByStack, resumedByStack } = isDeclared(inputs)
+    ? { pausedByStack: undefined, resumedByStack: undefined }
+    : current;
   if (!isDeclared(inputs) && paused !== undefined && paused !== current.paused) {
-    if (paused) await act(label, "pause", inputs, () => client.queues({ region: inputs.region, token: t }).pause(inputs.queue)).catch(onError);
-    else await act(label, "resume", inputs, () => client.queues({ region: inputs.region, token: t }).resume(inputs.queue)).catch(onError);
+    if (paused)
+      await act(label, "pause", inputs, () =>
+        client.queues({ region: inputs.region, token: t }).pause(inputs.queue),
+      ).catch(onError);
+    else
+      await act(label, "resume", inputs, () =>
+        client.queues({ region: inputs.region, token: t }).resume(inputs.queue),
+      ).catch(onError);
     ({ pausedByStack, resumedByStack } = pauseChanged({ pausedByStack, resumedByStack }, paused));
   } else if (!isDeclared(inputs) && paused === undefined && (pausedByStack || resumedByStack)) {
     // No longer declared: what the stack changed goes back to what it found.
@@ -132,7 +193,9 @@ async function converge(
   }
   let lastResumeTrigger = current.lastResumeTrigger;
   if (isNewTrigger(inputs.resumeTrigger, lastResumeTrigger)) {
-    await act(label, "resume", inputs, () => client.queues({ region: inputs.region, token: t }).resume(inputs.queue)).catch(onError);
+    await act(label, "resume", inputs, () =>
+      client.queues({ region: inputs.region, token: t }).resume(inputs.queue),
+    ).catch(onError);
     lastResumeTrigger = inputs.resumeTrigger;
   }
   return { lastResumeTrigger, pausedByStack, resumedByStack };
@@ -149,7 +212,8 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     if (news.resumeTrigger !== undefined && (news.paused !== undefined || news.parallelism !== undefined)) {
       failures.push({
         property: "resumeTrigger",
-        reason: "resumeTrigger: only for a queue whose state this stack does not declare (no paused, no parallelism); with paused declared, set paused: false to resume",
+        reason:
+          "resumeTrigger: only for a queue whose state this stack does not declare (no paused, no parallelism); with paused declared, set paused: false to resume",
       });
     }
     if (failures.length > 0) return { inputs: news, failures };
@@ -203,7 +267,13 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
         managedBy: acting.managedBy,
         tokenFingerprint: acting.tokenFingerprint,
         created: isDeclared(inputs) ? found === undefined : undefined,
-        found: isDeclared(inputs) && found?.parallelism !== undefined && found.paused !== undefined && (found.parallelism !== inputs.parallelism || found.paused !== wantedPause(inputs)) ? { parallelism: found.parallelism, paused: found.paused } : undefined,
+        found:
+          isDeclared(inputs) &&
+          found?.parallelism !== undefined &&
+          found.paused !== undefined &&
+          (found.parallelism !== inputs.parallelism || found.paused !== wantedPause(inputs))
+            ? { parallelism: found.parallelism, paused: found.paused }
+            : undefined,
         lag: found?.lag,
         ...done,
       }),
@@ -215,20 +285,36 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     const client = apiClient();
     // The account's current token when the recorded one was rotated away (tokenAccount.ts).
     const acting = await actingWith(client, queueLabel(props.queue), props, props.token);
-    const record = await ifFound(client.queues({ region: props.region, token: acting.token }).get(props.queue)).catch((err: unknown) => {
-      throw revokedTokenError(err, queueLabel(props.queue), props.region, acting, props, client.settings);
-    });
+    const record = await ifFound(client.queues({ region: props.region, token: acting.token }).get(props.queue)).catch(
+      (err: unknown) => {
+        throw revokedTokenError(err, queueLabel(props.queue), props.region, acting, props, client.settings);
+      },
+    );
     if (!record) {
       believeGone(managedQueue(client, props, acting));
       return {};
     }
     // Only what the stack declares is compared later: `paused` is recorded where it is declared.
-    const observed = { paused: props.paused !== undefined || isDeclared(props) ? record.paused : undefined, lag: record.lag, parallelism: isDeclared(props) ? record.parallelism : undefined };
+    const observed = {
+      paused: props.paused !== undefined || isDeclared(props) ? record.paused : undefined,
+      lag: record.lag,
+      parallelism: isDeclared(props) ? record.parallelism : undefined,
+    };
     const { before: _, ...recorded } = props;
     const recovered = isRecovered(props) ? recoveredProvenance(props, record) : {};
     // A token the resource holds is recorded as the one acted with (a secret: additionalSecretOutputs).
     const token = props.token === undefined ? undefined : acting.token;
-    return { id, props: withoutUndefined({ ...recorded, ...recovered, ...observed, token, managedBy: acting.managedBy, tokenFingerprint: acting.tokenFingerprint }) };
+    return {
+      id,
+      props: withoutUndefined({
+        ...recorded,
+        ...recovered,
+        ...observed,
+        token,
+        managedBy: acting.managedBy,
+        tokenFingerprint: acting.tokenFingerprint,
+      }),
+    };
   },
 
   async update(_id, olds: QueueOutputs, news: QueueInputs) {
@@ -242,15 +328,26 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     };
     const inputs = { ...declared, token: acting.token };
     // The first time this stack changes the settings of a queue it took over, what was there is what it gives back.
-    const found = isDeclared(inputs) && !olds.created ? (olds.found ?? (await settingsBefore(client, { ...olds, token: acting.token }, inputs).catch(guard))) : undefined;
+    const found =
+      isDeclared(inputs) && !olds.created
+        ? (olds.found ?? (await settingsBefore(client, { ...olds, token: acting.token }, inputs).catch(guard)))
+        : undefined;
     // Declared to undeclared: settings this stack changed go back as found before it lets go.
     const released = isDeclared(olds) && !isDeclared(inputs) && olds.found !== undefined;
-    const pausedNow = released ? await giveBackSettings(client, { ...olds, token: acting.token }).catch(guard) : olds.paused;
+    const pausedNow = released
+      ? await giveBackSettings(client, { ...olds, token: acting.token }).catch(guard)
+      : olds.paused;
     // From existing to declared: the queue was there before this stack, so it stays not created.
     const done = await converge(
       client,
       inputs,
-      { parallelism: isDeclared(olds) ? olds.parallelism : undefined, paused: pausedNow, lastResumeTrigger: olds.lastResumeTrigger, pausedByStack: olds.pausedByStack, resumedByStack: olds.resumedByStack },
+      {
+        parallelism: isDeclared(olds) ? olds.parallelism : undefined,
+        paused: pausedNow,
+        lastResumeTrigger: olds.lastResumeTrigger,
+        pausedByStack: olds.pausedByStack,
+        resumedByStack: olds.resumedByStack,
+      },
       guard,
     );
     return {
@@ -278,16 +375,21 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
     const t = acting.token;
     try {
       if (isDeclared(props) && props.created) {
-        await act(queueLabel(props.queue), "delete", props, () => client.queues({ region: props.region, token: t }).delete(props.queue));
+        await act(queueLabel(props.queue), "delete", props, () =>
+          client.queues({ region: props.region, token: t }).delete(props.queue),
+        );
       } else if (isDeclared(props) && props.found) {
         await giveBackSettings(client, { ...props, token: t });
       } else if (!isDeclared(props) && (props.pausedByStack || props.resumedByStack)) {
         // Given back only while this stack's own state is still in place: read what is there now.
-        const now = await act(queueLabel(props.queue), "read", props, () => client.queues({ region: props.region, token: t }).get(props.queue));
+        const now = await act(queueLabel(props.queue), "read", props, () =>
+          client.queues({ region: props.region, token: t }).get(props.queue),
+        );
         await giveBackPause(client, { ...props, token: t }, now.paused, props);
       }
     } catch (err) {
-      if (!isNotFound(err)) throw revokedTokenError(err, queueLabel(props.queue), props.region, acting, stored, client.settings);
+      if (!isNotFound(err))
+        throw revokedTokenError(err, queueLabel(props.queue), props.region, acting, stored, client.settings);
       believeGone(managedQueue(client, props, acting));
     }
   },

@@ -7,10 +7,23 @@ import { queueName, queueParallelism } from "../../api/schemas";
 import { flag, region, token, trigger, type PauseProvenance } from "../messagingCalls";
 
 /** The queue as `check` found it before this stack acted (before.ts). */
-export const QueueBefore = z.object({ exists: z.boolean(), parallelism: z.number().optional(), paused: z.boolean().optional(), lag: z.number().optional() });
+export const QueueBefore = z.object({
+  exists: z.boolean(),
+  parallelism: z.number().optional(),
+  paused: z.boolean().optional(),
+  lag: z.number().optional(),
+});
 export type QueueBefore = z.output<typeof QueueBefore>;
 
-export const QueueInputs = z.object({ region, token, queue: queueName, parallelism: queueParallelism.optional(), paused: flag.optional(), resumeTrigger: trigger, before: QueueBefore.optional() });
+export const QueueInputs = z.object({
+  region,
+  token,
+  queue: queueName,
+  parallelism: queueParallelism.optional(),
+  paused: flag.optional(),
+  resumeTrigger: trigger,
+  before: QueueBefore.optional(),
+});
 export type QueueInputs = z.output<typeof QueueInputs>;
 
 /** For a queue the stack does not declare, what it changed of the pause (PauseProvenance). */
@@ -51,16 +64,28 @@ export const queueFields = { name: queueName, parallelism: queueParallelism, pau
  */
 export const QueueOutputsSchema = z.object({
   region: region.meta({ description: "The region of the messaging account." }),
-  token: z.string().optional().meta({ description: "The messaging token the queue is managed with (default: mgmt:messagingToken).", secret: true }),
+  token: z.string().optional().meta({
+    description: "The messaging token the queue is managed with (default: mgmt:messagingToken).",
+    secret: true,
+  }),
   queue: z.string().meta({ description: "The queue's name." }),
   parallelism: z.number().optional(),
   paused: z.boolean().optional(),
   resumeTrigger: z.union([z.string(), z.number()]).optional(),
   before: QueueBefore.optional(),
-  managedBy: z.string().optional().meta({ description: "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with." }),
-  tokenFingerprint: z.string().optional().meta({ description: "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy)." }),
+  managedBy: z.string().optional().meta({
+    description:
+      "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with.",
+  }),
+  tokenFingerprint: z.string().optional().meta({
+    description:
+      "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy).",
+  }),
   lastResumeTrigger: z.union([z.string(), z.number()]).optional(),
-  created: z.boolean().optional().meta({ description: "True when this stack created the queue: only then does destroy delete it." }),
+  created: z
+    .boolean()
+    .optional()
+    .meta({ description: "True when this stack created the queue: only then does destroy delete it." }),
   lag: z.number().optional().meta({ description: "Messages waiting, as last read." }),
   found: z.object({ parallelism: z.number(), paused: z.boolean() }).optional(),
   pausedByStack: z.boolean().optional(),

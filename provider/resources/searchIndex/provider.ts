@@ -29,8 +29,19 @@ function tokensOf(token: string, readOnlyToken: string | undefined): SearchIndex
   return readOnlyToken === undefined ? { token } : { token, readOnlyToken };
 }
 
-function outputsOf(record: SearchIndexRecord, inputs: Pick<Inputs, "region" | "autoName" | "adopt" | "tokenRotation">, managedBy: string): SearchIndexOutputs {
-  const outs: SearchIndexOutputs = { name: record.name, region: inputs.region, type: record.type, deployedRegion: record.region, tokens: tokensOf(record.token, record.read_only_token), managedBy };
+function outputsOf(
+  record: SearchIndexRecord,
+  inputs: Pick<Inputs, "region" | "autoName" | "adopt" | "tokenRotation">,
+  managedBy: string,
+): SearchIndexOutputs {
+  const outs: SearchIndexOutputs = {
+    name: record.name,
+    region: inputs.region,
+    type: record.type,
+    deployedRegion: record.region,
+    tokens: tokensOf(record.token, record.read_only_token),
+    managedBy,
+  };
   if (record.endpoint !== undefined) outs.endpoint = record.endpoint;
   if (inputs.autoName !== undefined) outs.autoName = inputs.autoName;
   if (inputs.adopt !== undefined) outs.adopt = inputs.adopt;
@@ -58,7 +69,10 @@ async function readIndex(client: MgmtClient, id: string): Promise<SearchIndexRec
 const indexLabel = (name: string, id: string) => `search index "${name}" (${id})`;
 
 /** Takes an existing index over: the record after the stack's changes, and how it was found if it changed anything. */
-async function adoptExisting(client: MgmtClient, inputs: Inputs): Promise<{ record: SearchIndexRecord; found?: FoundIndex }> {
+async function adoptExisting(
+  client: MgmtClient,
+  inputs: Inputs,
+): Promise<{ record: SearchIndexRecord; found?: FoundIndex }> {
   const ref = inputs.adopt!;
   const record = (await ifFound(client.searchIndexes.get(ref))) ?? (await findByName(client, ref));
   if (!record) throw new UserError(`adopt: no search index with id or name "${ref}" exists for this user`);
@@ -112,7 +126,9 @@ async function createIndex(client: MgmtClient, inputs: Inputs, name: string): Pr
       const existing = await findByName(client, name);
       if (existing) return existing;
       if (attempt >= CREATE_ATTEMPTS) {
-        throw err.about(`not created after ${attempt} attempts, each answered ambiguously and followed by a lookup that found nothing`);
+        throw err.about(
+          `not created after ${attempt} attempts, each answered ambiguously and followed by a lookup that found nothing`,
+        );
       }
     }
   }
@@ -127,7 +143,8 @@ async function release(client: MgmtClient, id: string, props: SearchIndexOutputs
   if (!found) return;
   const now = await client.searchIndexes.get(id);
   if (now.name === props.name && found.name !== props.name) await client.searchIndexes.rename(id, found.name);
-  if (now.type === props.type && found.type !== props.type && (SEARCH_TYPES as readonly string[]).includes(found.type)) await client.searchIndexes.setPlan(id, found.type as SearchType);
+  if (now.type === props.type && found.type !== props.type && (SEARCH_TYPES as readonly string[]).includes(found.type))
+    await client.searchIndexes.setPlan(id, found.type as SearchType);
 }
 
 /** The index as the not-found rule sees it (believeGone): gone, unless other credentials are asking. */
@@ -161,7 +178,12 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     }
     const renames = news.name !== undefined && olds.name !== news.name;
     // Adopting or handing over changes what destroy does: the preview shows it (an update, no call).
-    const changes = replaces.length > 0 || renames || olds.type !== news.type || olds.adopt !== news.adopt || rotationDue(olds.tokenRotation, news.tokenRotation);
+    const changes =
+      replaces.length > 0 ||
+      renames ||
+      olds.type !== news.type ||
+      olds.adopt !== news.adopt ||
+      rotationDue(olds.tokenRotation, news.tokenRotation);
     return {
       changes,
       replaces,
@@ -173,7 +195,11 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
   async create(news: Inputs) {
     const inputs = Inputs.parse(news);
     const client = apiClient();
-    const { record, found } = await (inputs.adopt ? adoptExisting(client, inputs) : createIndex(client, inputs, inputs.name!).then((r) => ({ record: r, found: undefined }))).catch((err) => {
+    const { record, found } = await (
+      inputs.adopt
+        ? adoptExisting(client, inputs)
+        : createIndex(client, inputs, inputs.name!).then((r) => ({ record: r, found: undefined }))
+    ).catch((err) => {
       throw err instanceof ApiError ? err.about(`search index "${inputs.name ?? inputs.adopt}"`) : err;
     });
     recordTakeover({ kind: "search index", id: record.id });
@@ -207,14 +233,18 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     const guard = (err: unknown): never => {
       if (isNotFound(err)) {
         believeGone(managedIndex(client, label, olds.managedBy));
-        throw new UserError(`${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+        throw new UserError(
+          `${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`,
+        );
       }
       throw err instanceof ApiError ? err.about(label) : err;
     };
     const name = news.name ?? olds.name;
     if (olds.name !== name) {
       await client.searchIndexes.rename(id, name).catch(guard);
-      await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.filter((i) => i.id === id).forEach((i) => (i.name = name)));
+      await applyToSharedList<SearchIndexRecord>(INDEXES, (all) =>
+        all.filter((i) => i.id === id).forEach((i) => (i.name = name)),
+      );
     }
     // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
     if (olds.type !== news.type) await client.searchIndexes.setPlan(id, news.type).catch(guard);
@@ -227,13 +257,24 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
       const rotated = await client.searchIndexes.get(id).catch(guard);
       tokens = tokensOf(rotated.token, rotated.read_only_token);
     }
-    const outs: SearchIndexOutputs = { name, region: olds.region, type: news.type, deployedRegion: olds.deployedRegion, tokens, managedBy: managementIdentity(client.settings) };
+    const outs: SearchIndexOutputs = {
+      name,
+      region: olds.region,
+      type: news.type,
+      deployedRegion: olds.deployedRegion,
+      tokens,
+      managedBy: managementIdentity(client.settings),
+    };
     const rotation = news.tokenRotation ?? olds.tokenRotation;
     if (rotation !== undefined) outs.tokenRotation = rotation;
     if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
     if (news.adopt !== undefined) outs.adopt = news.adopt;
     // Still adopted: how it was before this stack first changed it is what destroy gives back.
-    const found = olds.found ?? (olds.adopt !== undefined && (olds.name !== name || olds.type !== news.type) ? { name: olds.name, type: olds.type } : undefined);
+    const found =
+      olds.found ??
+      (olds.adopt !== undefined && (olds.name !== name || olds.type !== news.type)
+        ? { name: olds.name, type: olds.type }
+        : undefined);
     if (news.adopt !== undefined && found !== undefined) outs.found = found;
     if (news.autoName !== undefined) outs.autoName = news.autoName;
     return { outs };
@@ -250,6 +291,8 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
       if (!isNotFound(err)) throw err;
       believeGone(managedIndex(client, indexLabel(props.name, id), props.managedBy));
     }
-    await applyToSharedList<SearchIndexRecord>(INDEXES, (all) => all.splice(0, all.length, ...all.filter((i) => i.id !== id)));
+    await applyToSharedList<SearchIndexRecord>(INDEXES, (all) =>
+      all.splice(0, all.length, ...all.filter((i) => i.id !== id)),
+    );
   },
 };

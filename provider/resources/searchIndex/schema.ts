@@ -3,7 +3,15 @@
  */
 import { z } from "zod";
 import { tokenRotation } from "../rotation";
-import { AVAILABLE_SEARCH_TYPES, SEARCH_REGIONS, SEARCH_TYPES, indexName, type Reported, type SearchRegion, type SearchType } from "../../api/schemas";
+import {
+  AVAILABLE_SEARCH_TYPES,
+  SEARCH_REGIONS,
+  SEARCH_TYPES,
+  indexName,
+  type Reported,
+  type SearchRegion,
+  type SearchType,
+} from "../../api/schemas";
 
 /** Inputs as the provider sees them after `check`. */
 export const Inputs = z.object({
@@ -12,7 +20,10 @@ export const Inputs = z.object({
   region: z.enum(SEARCH_REGIONS),
   type: z
     .enum(SEARCH_TYPES)
-    .refine((t) => t !== "fixed", `"fixed" is not currently available; use one of ${AVAILABLE_SEARCH_TYPES.map((t) => `"${t}"`).join(", ")}`),
+    .refine(
+      (t) => t !== "fixed",
+      `"fixed" is not currently available; use one of ${AVAILABLE_SEARCH_TYPES.map((t) => `"${t}"`).join(", ")}`,
+    ),
   adopt: z.string().min(1, "must not be empty (give an index id or name, or leave adopt out)").optional(),
   /** Set when `name` was not given: the generated name, which only this resource ever uses. */
   autoName: z.string().optional(),
@@ -48,13 +59,22 @@ export const SearchIndexOutputs = z.object({
   name: z.string().meta({ description: "The index's name." }),
   region: z.enum(SEARCH_REGIONS).meta({ description: "The region asked for." }),
   type: (z.string() as z.ZodType<Reported<SearchType>>).meta({ description: "The plan, as the service reports it." }),
-  deployedRegion: (z.string() as z.ZodType<Reported<SearchRegion>>).meta({ description: "The region the service deployed the index in; may differ from `region`." }),
+  deployedRegion: (z.string() as z.ZodType<Reported<SearchRegion>>).meta({
+    description: "The region the service deployed the index in; may differ from `region`.",
+  }),
   endpoint: z.string().optional().meta({ description: "The address a program connects to." }),
   tokens: SearchIndexTokens.meta({ description: "Both tokens, as stored (one secret output).", secret: true }),
   autoName: z.string().optional(),
   adopt: z.string().optional().meta({ description: "The id or name the index was adopted by." }),
-  found: FoundIndex.optional().meta({ description: "An adopted index as it was before this stack changed it: what destroy gives back." }),
-  managedBy: z.string().meta({ description: "The identity that manages the index: `user@address` of the management API." }),
-  tokenRotation: z.string().optional().meta({ description: "The last `tokenRotation` value acted on (or recorded at create, which does not rotate)." }),
+  found: FoundIndex.optional().meta({
+    description: "An adopted index as it was before this stack changed it: what destroy gives back.",
+  }),
+  managedBy: z
+    .string()
+    .meta({ description: "The identity that manages the index: `user@address` of the management API." }),
+  tokenRotation: z
+    .string()
+    .optional()
+    .meta({ description: "The last `tokenRotation` value acted on (or recorded at create, which does not rotate)." }),
 });
 export type SearchIndexOutputs = z.infer<typeof SearchIndexOutputs>;

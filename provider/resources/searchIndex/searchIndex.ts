@@ -70,29 +70,67 @@ export class SearchIndex extends pulumi.dynamic.Resource {
     if (args.adopt !== undefined) props.adopt = args.adopt;
     if (args.tokenRotation !== undefined) props.tokenRotation = args.tokenRotation;
     // Unknown in a preview: a name drawn now would not be the one `up` draws.
-    if (args.name === undefined && args.adopt === undefined) props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
-    super(providerFor("searchIndex"), name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "tokens"] }, "mgmt", "SearchIndex");
+    if (args.name === undefined && args.adopt === undefined)
+      props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
+    super(
+      providerFor("searchIndex"),
+      name,
+      props,
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "tokens"] },
+      "mgmt",
+      "SearchIndex",
+    );
   }
 
   /** Secret. (`?.`: under Pulumi's mocks, which echo inputs, `tokens` is undefined.) */
-  get token(): pulumi.Output<string> { return this.tokens.apply((t) => t?.token) as pulumi.Output<string>; }
+  get token(): pulumi.Output<string> {
+    return this.tokens.apply((t) => t?.token) as pulumi.Output<string>;
+  }
   /** Secret. */
-  get readOnlyToken(): pulumi.Output<string> { return this.tokens.apply((t) => t?.readOnlyToken) as pulumi.Output<string>; }
+  get readOnlyToken(): pulumi.Output<string> {
+    return this.tokens.apply((t) => t?.readOnlyToken) as pulumi.Output<string>;
+  }
 
   // Read from the service when used (see SearchIndexOutputs); unknown in a preview of a new index.
-  get customerId(): pulumi.Output<string> { return this.detail("customerId"); }
-  get integrationEmail(): pulumi.Output<string> { return this.detail("integrationEmail"); }
-  get maxVectorCount(): pulumi.Output<number> { return this.detail("maxVectorCount"); }
-  get maxMonthlyReranks(): pulumi.Output<number> { return this.detail("maxMonthlyReranks"); }
-  get maxDailyUpdates(): pulumi.Output<number> { return this.detail("maxDailyUpdates"); }
-  get maxDailyQueries(): pulumi.Output<number> { return this.detail("maxDailyQueries"); }
-  get maxMonthlyBandwidth(): pulumi.Output<number> { return this.detail("maxMonthlyBandwidth"); }
-  get maxWritesPerSecond(): pulumi.Output<number> { return this.detail("maxWritesPerSecond"); }
-  get maxQueryPerSecond(): pulumi.Output<number> { return this.detail("maxQueryPerSecond"); }
-  get maxReadsPerRequest(): pulumi.Output<number> { return this.detail("maxReadsPerRequest"); }
-  get maxWritesPerRequest(): pulumi.Output<number> { return this.detail("maxWritesPerRequest"); }
-  get creationTime(): pulumi.Output<number> { return this.detail("creationTime"); }
-  get inputEnrichmentEnabled(): pulumi.Output<boolean> { return this.detail("inputEnrichmentEnabled"); }
+  get customerId(): pulumi.Output<string> {
+    return this.detail("customerId");
+  }
+  get integrationEmail(): pulumi.Output<string> {
+    return this.detail("integrationEmail");
+  }
+  get maxVectorCount(): pulumi.Output<number> {
+    return this.detail("maxVectorCount");
+  }
+  get maxMonthlyReranks(): pulumi.Output<number> {
+    return this.detail("maxMonthlyReranks");
+  }
+  get maxDailyUpdates(): pulumi.Output<number> {
+    return this.detail("maxDailyUpdates");
+  }
+  get maxDailyQueries(): pulumi.Output<number> {
+    return this.detail("maxDailyQueries");
+  }
+  get maxMonthlyBandwidth(): pulumi.Output<number> {
+    return this.detail("maxMonthlyBandwidth");
+  }
+  get maxWritesPerSecond(): pulumi.Output<number> {
+    return this.detail("maxWritesPerSecond");
+  }
+  get maxQueryPerSecond(): pulumi.Output<number> {
+    return this.detail("maxQueryPerSecond");
+  }
+  get maxReadsPerRequest(): pulumi.Output<number> {
+    return this.detail("maxReadsPerRequest");
+  }
+  get maxWritesPerRequest(): pulumi.Output<number> {
+    return this.detail("maxWritesPerRequest");
+  }
+  get creationTime(): pulumi.Output<number> {
+    return this.detail("creationTime");
+  }
+  get inputEnrichmentEnabled(): pulumi.Output<boolean> {
+    return this.detail("inputEnrichmentEnabled");
+  }
 
   /**
    * One field of the index as the service reports it now: one GET per index, made only if a
@@ -107,7 +145,10 @@ export class SearchIndex extends pulumi.dynamic.Resource {
   }
 }
 
-type Detail = Exclude<keyof SearchIndexInfo, keyof SearchIndexOutputs | "id" | "throughputVector" | "token" | "readOnlyToken">;
+type Detail = Exclude<
+  keyof SearchIndexInfo,
+  keyof SearchIndexOutputs | "id" | "throughputVector" | "token" | "readOnlyToken"
+>;
 type SearchIndexInfo = GetSearchIndexResult;
 const DETAILS = new WeakMap<SearchIndex, pulumi.Output<SearchIndexInfo | undefined>>();
 
