@@ -7,9 +7,9 @@
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
-/** Pulumi's sentinels (sdk/go/common/resource/properties.go). */
-export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+// Pulumi's sentinels, from the SDK module validation.ts already loads for `unknownValue` (no root SDK).
+import { specialSecretSig as SECRET_SIG, specialSigKey as SIG_KEY } from "@pulumi/pulumi/runtime/rpc";
+export { SECRET_SIG, SIG_KEY };
 
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
 
