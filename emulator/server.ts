@@ -155,15 +155,7 @@ export class Emulator implements TestControlsHost {
     // A client that gives up (its timeout) before the answer: fastify sends no response event.
     app.addHook("onRequestAbort", async (req) => {
       if (isControl(req) || req.injected.dropped) return;
-      req.injected.dropped = true;
-      this.controls.record({
-        seq: req.injected.seq,
-        method: req.method,
-        path: req.url.split("?")[0],
-        route: routeOf(req),
-        status: "abandoned",
-        fault: req.injected.fault,
-      });
+      this.recordAbandoned(req);
     });
 
     app.addHook("onResponse", async (req, reply) => {
@@ -178,6 +170,19 @@ export class Emulator implements TestControlsHost {
         status: reply.statusCode,
         fault: req.injected.fault,
       });
+    });
+  }
+
+  /** A request whose client gave up before the answer (its timeout): fastify logs nothing for it, the request log does, once. */
+  private recordAbandoned(req: FastifyRequest): void {
+    req.injected.dropped = true;
+    this.controls.record({
+      seq: req.injected.seq,
+      method: req.method,
+      path: req.url.split("?")[0],
+      route: routeOf(req),
+      status: "abandoned",
+      fault: req.injected.fault,
     });
   }
 
@@ -216,15 +221,7 @@ export class Emulator implements TestControlsHost {
           // The client gave up meanwhile (its timeout): fastify logs nothing for it, we do.
           if (req.raw.socket.destroyed) {
             if (req.injected.dropped) return reply.hijack();
-            req.injected.dropped = true;
-            this.controls.record({
-              seq: req.injected.seq,
-              method: req.method,
-              path: req.url.split("?")[0],
-              route: routeOf(req),
-              status: "abandoned",
-              fault: req.injected.fault,
-            });
+            this.recordAbandoned(req);
             return reply.hijack();
           }
         }

@@ -25,18 +25,20 @@ export const budgetFields = (budget: z.ZodType<number>) => ({
 export const objectId = (what: string) =>
   z.string({ error: "must be a string" }).min(1, `must not be empty (give a ${what} id)`);
 
-/** What a budget records beside the object's fields. */
-export interface BudgetState {
-  budget: number;
-  /** The budget the object had before this resource took it over: what destroy gives back. */
-  previousBudget: number;
-  /**
-   * The budget this stack last set (refresh records the object's budget in `budget`, never
-   * here): destroy restores `previousBudget` only while the object still has this value.
-   */
-  budgetSet: number;
-  /** The identity that manages the budget (identity.ts); absent only until recovery's refresh. */
-  managedBy?: string;
+/** What a budget records beside the object's fields (its outputs' schemas spread this). */
+export const budgetState = {
+  budget: z.number().meta({ description: "The monthly budget, as the service reports it." }),
   /** Recorded by recovery's import only (before.ts). */
-  before?: { budget: number };
-}
+  before: z.object({ budget: z.number() }).optional(),
+  previousBudget: z
+    .number()
+    .meta({ description: "The budget before this resource took it over: what destroy gives back." }),
+  /**
+   * Refresh records the object's budget in `budget`, never here: destroy restores
+   * `previousBudget` only while the object still has this value.
+   */
+  budgetSet: z.number().meta({ description: "The budget this stack last set." }),
+  /** Absent only until recovery's refresh (identity.ts). */
+  managedBy: z.string().optional().meta({ description: "The identity that manages the budget." }),
+};
+export type BudgetState = z.infer<z.ZodObject<typeof budgetState>>;

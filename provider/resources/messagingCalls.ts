@@ -11,6 +11,18 @@ import { requireSetting } from "../config";
 import { regionFailureOf } from "./before";
 import { tokenIdentity } from "./identity";
 
+/** Who a key's or queue's outputs say acts on it (tokenAccount.ts): its account, and the token last used. */
+export const identityOutputs = {
+  managedBy: z.string().optional().meta({
+    description:
+      "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with.",
+  }),
+  tokenFingerprint: z.string().optional().meta({
+    description:
+      "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy).",
+  }),
+};
+
 export const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
 export const region = messagingRegion;
 export const token = z.string({ error: "must be a string" }).min(1, "must not be empty").optional();

@@ -4,7 +4,15 @@
  */
 import { z } from "zod";
 import { flowControlKey } from "../../api/schemas";
-import { flag, region, token, trigger, withoutUndefined, type PauseProvenance } from "../messagingCalls";
+import {
+  flag,
+  identityOutputs,
+  region,
+  token,
+  trigger,
+  withoutUndefined,
+  type PauseProvenance,
+} from "../messagingCalls";
 
 const limit = (unit: string) =>
   z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");
@@ -120,14 +128,7 @@ export const KeyOutputsSchema = z.object({
   pin: checkedPin.optional().meta({ description: "The pinned limits." }),
   before: KeyBefore.optional(),
   waitListSize: z.number().meta({ description: "Messages waiting on the key, as last read." }),
-  managedBy: z.string().optional().meta({
-    description:
-      "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with.",
-  }),
-  tokenFingerprint: z.string().optional().meta({
-    description:
-      "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy).",
-  }),
+  ...identityOutputs,
   lastResetTrigger: z.union([z.string(), z.number()]).optional(),
   pausedByStack: z.boolean().optional(),
   resumedByStack: z.boolean().optional(),

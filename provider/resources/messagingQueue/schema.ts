@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { queueName, queueParallelism } from "../../api/schemas";
-import { flag, region, token, trigger, type PauseProvenance } from "../messagingCalls";
+import { flag, identityOutputs, region, token, trigger, type PauseProvenance } from "../messagingCalls";
 
 /** The queue as `check` found it before this stack acted (before.ts). */
 export const QueueBefore = z.object({
@@ -73,14 +73,7 @@ export const QueueOutputsSchema = z.object({
   paused: z.boolean().optional(),
   resumeTrigger: z.union([z.string(), z.number()]).optional(),
   before: QueueBefore.optional(),
-  managedBy: z.string().optional().meta({
-    description:
-      "The account that manages it (account:<id>@<region>), or with no management credentials the fingerprint of the token it was managed with.",
-  }),
-  tokenFingerprint: z.string().optional().meta({
-    description:
-      "Fingerprint of the token last acted with (a rotation elsewhere shows as a change of it, not of managedBy).",
-  }),
+  ...identityOutputs,
   lastResumeTrigger: z.union([z.string(), z.number()]).optional(),
   created: z
     .boolean()
