@@ -6,17 +6,31 @@
  * is over must not send a request still waiting out a backoff).
  */
 import { watchEngineAt } from "../engineWatch";
+import { installPlugin } from "./install";
 import { serve } from "./server";
 
 const USAGE = `usage: pulumi-resource-mgmt [engine-address]
+       pulumi-resource-mgmt install [--dir DIR]
 
 The mgmt resource provider plugin: the Pulumi engine starts it (it serves Pulumi's provider gRPC
-protocol on a loopback port and prints the port). What it serves so far: docs/plugin.md.
+protocol on a loopback port and prints the port). \`install\` writes its launcher into Pulumi's
+plugin folder ($PULUMI_HOME/plugins, ~/.pulumi/plugins by default), where every project on this
+machine finds it, or into DIR (for a Pulumi.yaml \`plugins.providers\` path). See docs/plugin.md.
 `;
 
-const engine = process.argv[2];
+const [engine, ...rest] = process.argv.slice(2);
 if (engine === "--help" || engine === "-h") {
   process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (engine === "install") {
+  const dirFlag = rest.indexOf("--dir");
+  if ((dirFlag >= 0 && !rest[dirFlag + 1]) || rest.length !== (dirFlag >= 0 ? 2 : 0)) {
+    process.stderr.write(`pulumi-resource-mgmt install: unexpected arguments "${rest.join(" ")}"\n${USAGE}`);
+    process.exit(2);
+  }
+  const file = installPlugin(dirFlag >= 0 ? rest[dirFlag + 1] : undefined);
+  process.stdout.write(`installed the mgmt plugin: ${file}\n`);
   process.exit(0);
 }
 if (engine) watchEngineAt(engine);
