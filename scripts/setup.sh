@@ -2,6 +2,7 @@
 # Everything `npm start`, `npm test` and `npm run bench` need before they run:
 # the compiled package, the package resolvable by its own name, and a Pulumi CLI.
 #   --typecheck  also type-check the tests (what `npm test` wants)
+#   --yaml       also Pulumi's YAML language host beside the CLI (the plugin's YAML proof)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -41,7 +42,7 @@ else
 fi
 
 # After the build: examples/ import `pulumi-mgmt`, which resolves to the package installed above.
-if [ "${1:-}" = "--typecheck" ]; then
+if [[ " $* " == *" --typecheck "* ]]; then
   # The stamp is not in dist/: a compile empties dist/.
   typecheck_hash=$(node scripts/source-hash.js --typecheck)
   if [ "$(cat "$stamps/typechecked" 2>/dev/null)" = "$typecheck_hash" ]; then
@@ -56,3 +57,8 @@ fi
 bin=$(bash scripts/ensure-pulumi.sh | tail -n 1)
 echo "$bin" > "$stamps/cli-dir"
 echo "[setup] Pulumi CLI: $bin ($("$bin/pulumi" version))" >&2
+if [[ " $* " == *" --yaml "* ]]; then
+  # The folder to put on PATH when the CLI's own could not take the host (test/e2e/pluginYaml.test.ts).
+  yaml_dir=$(bash scripts/ensure-yaml.sh "$bin" | tail -n 1)
+  echo "$yaml_dir" > "$stamps/yaml-dir"
+fi
