@@ -93,9 +93,25 @@ export class PluginRun {
     );
   }
 
-  diff(type: string, name: string, id: string, olds: Struct | undefined, news: Record<string, Plain>) {
+  /** `oldInputs`: the inputs the engine recorded, which it sends beside the outputs (`olds`). */
+  diff(
+    type: string,
+    name: string,
+    id: string,
+    olds: Struct | undefined,
+    news: Record<string, Plain>,
+    oldInputs?: Struct,
+  ) {
     return promised<DiffResponse>((cb) =>
-      this.client.diff(new DiffRequest().setUrn(urnOf(type, name)).setId(id).setOlds(olds).setNews(struct(news)), cb),
+      this.client.diff(
+        new DiffRequest()
+          .setUrn(urnOf(type, name))
+          .setId(id)
+          .setOlds(olds)
+          .setOldInputs(oldInputs)
+          .setNews(struct(news)),
+        cb,
+      ),
     );
   }
 
