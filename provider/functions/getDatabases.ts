@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { camelize, type Camelized, type DatabaseRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 
@@ -12,5 +13,5 @@ export async function getDatabases(): Promise<GetDatabasesResult> {
 }
 
 export function getDatabasesOutput(): pulumi.Output<GetDatabasesResult> {
-  return pulumi.output(getDatabases());
+  return rootSdk().output(getDatabases());
 }

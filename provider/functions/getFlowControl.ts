@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { flowControlKey, type FlowControlInfo } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { validArg } from "./validArgs";
@@ -24,5 +25,7 @@ export async function getFlowControl(args: GetFlowControlArgs): Promise<GetFlowC
 
 /** A secret token keeps the result secret, as Pulumi does for anything computed from a secret. */
 export function getFlowControlOutput(args: GetFlowControlOutputArgs): pulumi.Output<GetFlowControlResult> {
-  return pulumi.all([args.key, args.token]).apply(([key, token]) => getFlowControl({ key, token }));
+  return rootSdk()
+    .all([args.key, args.token])
+    .apply(([key, token]) => getFlowControl({ key, token }));
 }

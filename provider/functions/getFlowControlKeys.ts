@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import type { FlowControlInfo, MessagingRegion } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { getMessagingAccount } from "./getMessagingAccount";
@@ -26,5 +27,7 @@ export async function getFlowControlKeys(args: GetFlowControlKeysArgs = {}): Pro
 export function getFlowControlKeysOutput(
   args: GetFlowControlKeysOutputArgs = {},
 ): pulumi.Output<GetFlowControlKeysResult> {
-  return pulumi.all([args.token, args.region]).apply(([token, region]) => getFlowControlKeys({ token, region }));
+  return rootSdk()
+    .all([args.token, args.region])
+    .apply(([token, region]) => getFlowControlKeys({ token, region }));
 }

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import type { GlobalParallelism } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 
@@ -20,5 +21,7 @@ export async function getGlobalParallelism(args: GetGlobalParallelismArgs = {}):
 export function getGlobalParallelismOutput(
   args: GetGlobalParallelismOutputArgs = {},
 ): pulumi.Output<GetGlobalParallelismResult> {
-  return pulumi.output(args.token).apply((token) => getGlobalParallelism({ token }));
+  return rootSdk()
+    .output(args.token)
+    .apply((token) => getGlobalParallelism({ token }));
 }

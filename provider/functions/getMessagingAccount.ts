@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { ifFound } from "../api/errors";
 import { MESSAGING_REGIONS, camelize, type MessagingRegion } from "../api/schemas";
 import { programClient } from "../resources/programClient";
@@ -53,8 +54,8 @@ export async function getMessagingAccount(args: GetMessagingAccountArgs): Promis
 export function getMessagingAccountOutput(
   args: GetMessagingAccountOutputArgs,
 ): pulumi.Output<GetMessagingAccountResult> {
-  return pulumi.secret(
-    pulumi
+  return rootSdk().secret(
+    rootSdk()
       .all([args.id, args.region, args.type])
       .apply(([id, region, type]) => getMessagingAccount({ id, region, type })),
   );

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { camelize, type Camelized, type MessagingAccountRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 
@@ -12,5 +13,5 @@ export async function getMessagingAccounts(): Promise<GetMessagingAccountsResult
 }
 
 export function getMessagingAccountsOutput(): pulumi.Output<GetMessagingAccountsResult> {
-  return pulumi.secret(pulumi.output(getMessagingAccounts()));
+  return rootSdk().secret(getMessagingAccounts());
 }

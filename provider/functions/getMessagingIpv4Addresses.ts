@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { programClient } from "../resources/programClient";
 
 export interface GetMessagingIpv4AddressesResult {
@@ -12,5 +13,5 @@ export async function getMessagingIpv4Addresses(): Promise<GetMessagingIpv4Addre
 }
 
 export function getMessagingIpv4AddressesOutput(): pulumi.Output<GetMessagingIpv4AddressesResult> {
-  return pulumi.output(getMessagingIpv4Addresses());
+  return rootSdk().output(getMessagingIpv4Addresses());
 }

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { messagingRegion, queueName, type MessagingRegion, type QueueRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { validArg } from "./validArgs";
@@ -26,7 +27,7 @@ export async function getQueue(args: GetQueueArgs): Promise<GetQueueResult> {
 
 /** A secret token keeps the result secret. */
 export function getQueueOutput(args: GetQueueOutputArgs): pulumi.Output<GetQueueResult> {
-  return pulumi
+  return rootSdk()
     .all([args.region, args.name, args.token])
     .apply(([region, name, token]) => getQueue({ region, name, token }));
 }

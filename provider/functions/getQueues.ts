@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { messagingRegion, type MessagingRegion, type QueueRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { validArg } from "./validArgs";
@@ -23,5 +24,7 @@ export async function getQueues(args: GetQueuesArgs): Promise<GetQueuesResult> {
 
 /** A secret token keeps the result secret. */
 export function getQueuesOutput(args: GetQueuesOutputArgs): pulumi.Output<GetQueuesResult> {
-  return pulumi.all([args.region, args.token]).apply(([region, token]) => getQueues({ region, token }));
+  return rootSdk()
+    .all([args.region, args.token])
+    .apply(([region, token]) => getQueues({ region, token }));
 }

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { camelize, type Camelized, type SearchIndexRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 
@@ -19,5 +20,9 @@ export async function getSearchIndex(args: GetSearchIndexArgs): Promise<GetSearc
 
 /** One index by id, as a secret Output (the record carries tokens). */
 export function getSearchIndexOutput(args: GetSearchIndexOutputArgs): pulumi.Output<GetSearchIndexResult> {
-  return pulumi.secret(pulumi.output(args.id).apply((id) => getSearchIndex({ id })));
+  return rootSdk().secret(
+    rootSdk()
+      .output(args.id)
+      .apply((id) => getSearchIndex({ id })),
+  );
 }

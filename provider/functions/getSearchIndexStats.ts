@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { z } from "zod";
 import type { SearchIndexStats, StatsPeriod } from "../api/schemas";
 import { programClient } from "../resources/programClient";
@@ -27,5 +28,7 @@ export async function getSearchIndexStats(args: GetSearchIndexStatsArgs): Promis
 export function getSearchIndexStatsOutput(
   args: GetSearchIndexStatsOutputArgs,
 ): pulumi.Output<GetSearchIndexStatsResult> {
-  return pulumi.all([args.id, args.period]).apply(([id, p]) => getSearchIndexStats({ id, period: p }));
+  return rootSdk()
+    .all([args.id, args.period])
+    .apply(([id, p]) => getSearchIndexStats({ id, period: p }));
 }

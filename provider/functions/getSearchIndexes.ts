@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { camelize } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import type { GetSearchIndexResult } from "./getSearchIndex";
@@ -12,5 +13,5 @@ export async function getSearchIndexes(): Promise<GetSearchIndexesResult> {
 
 /** Every index, as a secret Output (the records carry tokens). */
 export function getSearchIndexesOutput(): pulumi.Output<GetSearchIndexesResult> {
-  return pulumi.secret(pulumi.output(getSearchIndexes()));
+  return rootSdk().secret(getSearchIndexes());
 }

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { rootSdk } from "../rootSdk";
 import { camelize, type Camelized, type SearchStats } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 
@@ -10,5 +11,5 @@ export async function getSearchStats(): Promise<GetSearchStatsResult> {
 }
 
 export function getSearchStatsOutput(): pulumi.Output<GetSearchStatsResult> {
-  return pulumi.output(getSearchStats());
+  return rootSdk().output(getSearchStats());
 }

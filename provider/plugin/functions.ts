@@ -1,9 +1,10 @@
 /**
  * The functions (`provider/functions/getX`) as the plugin's invokes: each one's arguments as a
- * zod schema made of the same field schemas the function validates with, and its result as the
+ * zod schema made of the same field schemas the function validates with, its result as the
  * record schema the API client parses the service's answer with (camelCased where the function
- * camelCases). A result that is a list is served as `{ items: [...] }`: Pulumi's functions return
- * objects.
+ * camelCases), and the very function the TypeScript package exports, which serves the invoke
+ * (invokes.ts). A result that is a list is served as `{ items: [...] }`: Pulumi's functions return
+ * objects. A record's tokens are secret fields.
  */
 import { z } from "zod";
 import {
@@ -23,7 +24,7 @@ import {
   messagingRegion,
   queueName,
 } from "../api/schemas";
-import type * as fn from "../functions";
+import * as fn from "../functions";
 import type { Same } from "./sameShape";
 
 export interface PluginFunction {
@@ -34,12 +35,37 @@ export interface PluginFunction {
   result: z.ZodType;
   /** True when the result is a list, served as `{ items }`. */
   list?: boolean;
+  /** The TypeScript package's own function, called with the arguments `args` parses. */
+  run(args: Record<string, unknown>): Promise<unknown>;
+}
+
+/** An arguments schema and the function it parses them for, typed together: tsc holds each to the other. */
+function served<A extends z.ZodObject>(
+  args: A,
+  run: (parsed: z.output<A>) => Promise<unknown>,
+): Pick<PluginFunction, "args" | "run"> {
+  return { args, run: (raw) => run(args.parse(raw)) };
 }
 
 /** A wire record's schema with the camelCase keys the functions return (api/schemas.ts `camelize`: shallow). */
 function camelized(record: z.ZodObject): z.ZodObject {
   return z.object(Object.fromEntries(Object.entries(record.shape).map(([key, field]) => [camelKey(key), field])));
 }
+
+/** The fields of a record that carry a credential: secret in the schema, so secret in an invoke's answer. */
+const CREDENTIALS = ["token", "readOnlyToken"];
+function credentialsSecret(record: z.ZodObject): z.ZodObject {
+  return z.object(
+    Object.fromEntries(
+      Object.entries(record.shape).map(([key, field]) => [
+        key,
+        CREDENTIALS.includes(key) ? field.meta({ ...field.meta(), secret: true }) : field,
+      ]),
+    ),
+  );
+}
+const SearchIndexResult = credentialsSecret(camelized(SearchIndexRecord));
+const MessagingAccountResult = credentialsSecret(camelized(MessagingAccountRecord));
 
 const id = z.string().min(1).meta({ description: "The object's id." });
 const token = z
@@ -69,84 +95,84 @@ export const PLUGIN_FUNCTIONS: readonly PluginFunction[] = [
   {
     name: "getSearchIndex",
     description: "One index by id, every field of its record (tokens included: the result is secret).",
-    args: GetSearchIndexArgs,
-    result: camelized(SearchIndexRecord),
+    ...served(GetSearchIndexArgs, fn.getSearchIndex),
+    result: SearchIndexResult,
   },
   {
     name: "getSearchIndexes",
     description: "Every index of the user.",
-    args: noArgs,
-    result: camelized(SearchIndexRecord),
+    ...served(noArgs, () => fn.getSearchIndexes()),
+    result: SearchIndexResult,
     list: true,
   },
   {
     name: "getSearchIndexStats",
     description: "One index's statistics over a period.",
-    args: StatsArgs,
+    ...served(StatsArgs, fn.getSearchIndexStats),
     result: SearchIndexStats,
   },
   {
     name: "getSearchStats",
     description: "The user's search statistics.",
-    args: noArgs,
+    ...served(noArgs, () => fn.getSearchStats()),
     result: camelized(SearchStats),
   },
   {
     name: "getMessagingAccounts",
     description: "Every messaging account of the user.",
-    args: noArgs,
-    result: camelized(MessagingAccountRecord),
+    ...served(noArgs, () => fn.getMessagingAccounts()),
+    result: MessagingAccountResult,
     list: true,
   },
   {
     name: "getMessagingAccount",
     description: "One messaging account by id; or, without one, the first active account in a region (of a type).",
-    args: GetMessagingAccountArgs,
-    result: camelized(MessagingAccountRecord),
+    ...served(GetMessagingAccountArgs, fn.getMessagingAccount),
+    result: MessagingAccountResult,
   },
   {
     name: "getMessagingAccountStats",
     description: "One messaging account's statistics over a period.",
-    args: StatsArgs,
+    ...served(StatsArgs, fn.getMessagingAccountStats),
     result: MessagingAccountStats,
   },
   {
     name: "getMessagingIpv4Addresses",
     description: "The addresses the messaging service sends from.",
-    args: noArgs,
+    ...served(noArgs, () => fn.getMessagingIpv4Addresses()),
     result: z.object({ addresses: z.array(z.string()) }),
   },
   {
     name: "getFlowControl",
     description: "One flow control key's state.",
-    args: GetFlowControlArgs,
+    ...served(GetFlowControlArgs, fn.getFlowControl),
     result: FlowControlInfo,
   },
   {
     name: "getFlowControlKeys",
     description: "Every flow control key of the account.",
-    args: GetFlowControlKeysArgs,
+    ...served(GetFlowControlKeysArgs, fn.getFlowControlKeys),
     result: FlowControlInfo,
     list: true,
   },
   {
     name: "getGlobalParallelism",
     description: "The account's global parallelism.",
-    args: GetGlobalParallelismArgs,
+    ...served(GetGlobalParallelismArgs, fn.getGlobalParallelism),
     result: GlobalParallelism,
   },
   {
     name: "getQueues",
     description: "Every queue of the account in a region, with its lag.",
-    args: GetQueuesArgs,
+    ...served(GetQueuesArgs, fn.getQueues),
     result: QueueRecord,
     list: true,
   },
-  { name: "getQueue", description: "One queue by name.", args: GetQueueArgs, result: QueueRecord },
+  { name: "getQueue", description: "One queue by name.", ...served(GetQueueArgs, fn.getQueue), result: QueueRecord },
   {
     name: "getDatabases",
     description: "Every database of the user.",
-    args: noArgs,
+    ...served(noArgs, () => fn.getDatabases()),
     result: camelized(DatabaseRecord),
     list: true,
   },

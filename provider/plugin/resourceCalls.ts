@@ -54,6 +54,8 @@ interface Served {
   /** Input keys the schema marks secret. */
   secretInputs: ReadonlySet<string>;
   outputKeys: readonly string[];
+  /** The inputs a user writes (the schema's; not the ones the front door or `check` fills in). */
+  inputKeys: readonly string[];
   internalInputs: readonly string[];
 }
 
@@ -97,6 +99,7 @@ export function resourceCalls(schema: PackageSchema) {
       secretOutputs: secretKeysOf(spec.properties),
       secretInputs: secretKeysOf(spec.inputProperties),
       outputKeys: Object.keys(spec.properties),
+      inputKeys: Object.keys(spec.inputProperties),
       internalInputs: r.internalInputs,
     });
   }
@@ -132,8 +135,11 @@ export function resourceCalls(schema: PackageSchema) {
     const news = present(fromStruct(req.getNews()).values);
     const result = r.provider.diff ? await r.provider.diff(req.getId(), olds, news) : { changes: !same(olds, news) };
     const replaces = result.replaces ?? [];
-    // The inputs that differ from what is stored: the detailed diff the engine shows, each an update or a replacement.
-    const changed = result.changes === false ? [] : Object.keys(news).filter((k) => !same(olds[k], news[k]));
+    // The user's inputs that differ from the last ones (the engine sends them; else what is stored): the detailed
+    // diff the engine shows, each an update or a replacement. Not the inputs `check` fills in (`before`,
+    // `resourceName`), nor an output the service reports for an input left out (an account's plan).
+    const oldInputs = req.hasOldInputs() ? present(fromStruct(req.getOldInputs()).values) : olds;
+    const changed = result.changes === false ? [] : r.inputKeys.filter((k) => !same(oldInputs[k], news[k]));
     const res = new DiffResponse()
       .setChanges(
         result.changes === false

@@ -4,8 +4,9 @@
  * provider server, which loads the whole SDK, drops what Configure sends and answers CheckConfig
  * and DiffConfig with UNIMPLEMENTED. Nothing here loads the root `@pulumi/pulumi`.
  *
- * Served so far: GetPluginInfo, GetSchema, CheckConfig, DiffConfig, Configure, Cancel, and the
- * resources' Check, Diff, Create, Read, Update, Delete (resourceCalls.ts). Every other call
+ * Served so far: GetPluginInfo, GetSchema, CheckConfig, DiffConfig, Configure, Cancel, the
+ * resources' Check, Diff, Create, Read, Update, Delete (resourceCalls.ts) and the functions'
+ * Invoke (invokes.ts). Every other call
  * answers UNIMPLEMENTED naming what works (docs/plugin.md).
  */
 import * as grpc from "@grpc/grpc-js";
@@ -26,6 +27,7 @@ import { ConfigError, SETTINGS_KEYS, resolveSettings, type SettingName } from ".
 import { useConfig } from "../runtime";
 import { UserError } from "../userError";
 import { fromStruct, type Plain } from "./properties";
+import { invokeCalls } from "./invokes";
 import { PACKAGE } from "./pulumiTypes";
 import { resourceCalls } from "./resourceCalls";
 import { PLUGIN_VERSION, packageSchema } from "./schema";
@@ -132,7 +134,7 @@ export function providerServer(): IResourceProviderServer {
     attach: unary(() => new Empty()),
     handshake: notYet("Handshake"),
     parameterize: notYet("Parameterize"),
-    invoke: notYet("Invoke (the getX functions)"),
+    invoke: unary(invokeCalls(spec)),
     call: notYet("Call"),
     check: unary(resources.check),
     diff: unary(resources.diff),

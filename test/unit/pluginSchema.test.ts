@@ -131,3 +131,27 @@ describe("secret outputs", () => {
     },
   );
 });
+
+test("a function's answer keeps every token secret: the records' token fields, in lists too", () => {
+  const tokenFields: [string, string, boolean][] = [];
+  const visit = (
+    fn: string,
+    properties: Record<string, { secret?: boolean; $ref?: string; items?: { $ref?: string } }>,
+  ) => {
+    for (const [key, p] of Object.entries(properties)) {
+      if (/token/i.test(key)) tokenFields.push([fn, key, p.secret === true]);
+      const ref = (p.$ref ?? p.items?.$ref)?.replace("#/types/", "");
+      if (ref) visit(fn, schema.types[ref].properties);
+    }
+  };
+  for (const [fn, f] of Object.entries(schema.functions)) visit(fn, f.outputs.properties);
+  expect(tokenFields.map(([fn]) => fn)).toEqual(
+    expect.arrayContaining([
+      "mgmt:index:getSearchIndex",
+      "mgmt:index:getSearchIndexes",
+      "mgmt:index:getMessagingAccount",
+      "mgmt:index:getMessagingAccounts",
+    ]),
+  );
+  expect(tokenFields.filter(([, , isSecret]) => !isSecret)).toEqual([]);
+});

@@ -17,9 +17,9 @@ import {
   DiffRequest,
   DiffResponse,
   GetSchemaRequest,
-  InvokeRequest,
+  CallRequest,
+  type CallResponse,
   type CheckResponse,
-  type InvokeResponse,
   type ConfigureResponse,
   type GetSchemaResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
@@ -53,6 +53,8 @@ test("loading the plugin's entry loads no root @pulumi/pulumi", async () => {
     "messagingQueue",
   ])
     expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "resources", r, "provider.js")))).toBe(true);
+  // And the functions the TypeScript package exports, which serve the invokes (their Output forms require the SDK only when called).
+  expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "functions", "getSearchIndex.js")))).toBe(true);
   expect(
     loaded.filter((f) => /@pulumi[\\/]pulumi[\\/](index|runtime[\\/]index|dynamic[\\/]index)\.js$/.test(f)),
   ).toEqual([]);
@@ -131,7 +133,7 @@ describe("the protocol", () => {
   });
 
   test("a call not served yet answers UNIMPLEMENTED in one line saying where to look", async () => {
-    await expect(promised<InvokeResponse>((cb) => client.invoke(new InvokeRequest(), cb))).rejects.toMatchObject({
+    await expect(promised<CallResponse>((cb) => client.call(new CallRequest(), cb))).rejects.toMatchObject({
       code: grpc.status.UNIMPLEMENTED,
       details: expect.stringContaining("docs/plugin.md"),
     });

@@ -1,0 +1,153 @@
+/**
+ * The `mgmt` plugin's resource calls and invokes as a test drives them: the built plugin, over real
+ * gRPC, configured against an in-process emulator as the engine would configure it, with every
+ * response kept to look for a token or password in plain text. No Pulumi engine runs.
+ */
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import {
+  CheckRequest,
+  ConfigureRequest,
+  CreateRequest,
+  DeleteRequest,
+  DiffRequest,
+  InvokeRequest,
+  ReadRequest,
+  UpdateRequest,
+  type CheckResponse,
+  type ConfigureResponse,
+  type CreateResponse,
+  type DiffResponse,
+  type InvokeResponse,
+  type ReadResponse,
+  type UpdateResponse,
+} from "@pulumi/pulumi/proto/provider_pb";
+import type { RunningEmulator } from "../../emulator";
+import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
+import { pluginClient, promised, startPlugin } from "./pluginProcess";
+
+/** What the engine sends for a value not known until apply. */
+export const ENGINE_UNKNOWN: string = unknownValue;
+export const struct = (values: Record<string, Plain>) => Struct.fromJavaScript(values);
+/** A value as the engine wraps a secret. */
+export const secret = (value: Plain) => ({ [SIG_KEY]: SECRET_SIG, value });
+export const urnOf = (type: string, name: string) => `urn:pulumi:dev::proj::mgmt:index:${type}::${name}`;
+
+/**
+ * One engine run's plugin: a plugin process configured with the emulator's addresses and the first
+ * user's credentials (the password secret), as the stack's `mgmt:*` config arrives. One process is
+ * one run (it remembers what the run did: takeovers, lists read once), so `nextRun` starts another.
+ */
+export class PluginRun {
+  client!: ResourceProviderClient;
+  /** Every response's properties as JSON, to look for a secret in plain text. */
+  private readonly seen: string[] = [];
+
+  constructor(private readonly emu: RunningEmulator) {}
+
+  async nextRun(): Promise<this> {
+    this.client?.close();
+    const { port } = await startPlugin();
+    this.client = pluginClient(port);
+    const user = this.emu.users[0];
+    const req = new ConfigureRequest().setArgs(struct({ password: secret(user.password) }));
+    const variables = req.getVariablesMap();
+    variables.set("mgmt:config:baseUrl", this.emu.baseUrl);
+    variables.set("mgmt:config:username", user.username);
+    variables.set("mgmt:config:messagingUrl", this.emu.messagingUrl);
+    variables.set("mgmt:config:regionalMessagingUrl", this.emu.regionalMessagingUrl);
+    await promised<ConfigureResponse>((cb) => this.client.configure(req, cb));
+    return this;
+  }
+
+  close(): void {
+    this.client?.close();
+  }
+
+  /** Properties as plain JSON (secrets still wrapped), kept for `plainText`. */
+  plain(s: Struct | undefined): Record<string, Plain> {
+    const json = (s?.toJavaScript() ?? {}) as Record<string, Plain>;
+    this.seen.push(JSON.stringify(json));
+    return json;
+  }
+
+  /** Every response seen so far with the secret-wrapped values cut out: what must hold no token or password. */
+  plainText(): string {
+    const wrapped = new RegExp(`"${SIG_KEY}":"${SECRET_SIG}","value":("[^"]*"|\\{[^}]*\\}|\\[[^\\]]*\\])`, "g");
+    return this.seen.join("\n").replace(wrapped, "");
+  }
+
+  check(type: string, name: string, news: Record<string, Plain>, olds: Record<string, Plain> = {}) {
+    return promised<CheckResponse>((cb) =>
+      this.client.check(
+        new CheckRequest()
+          .setUrn(urnOf(type, name))
+          .setName(name)
+          .setOlds(struct(olds))
+          .setNews(struct(news))
+          .setRandomseed(new Uint8Array(32)),
+        cb,
+      ),
+    );
+  }
+
+  /** `oldInputs`: the inputs the engine recorded, which it sends beside the outputs (`olds`). */
+  diff(
+    type: string,
+    name: string,
+    id: string,
+    olds: Struct | undefined,
+    news: Record<string, Plain>,
+    oldInputs?: Struct,
+  ) {
+    return promised<DiffResponse>((cb) =>
+      this.client.diff(
+        new DiffRequest()
+          .setUrn(urnOf(type, name))
+          .setId(id)
+          .setOlds(olds)
+          .setOldInputs(oldInputs)
+          .setNews(struct(news)),
+        cb,
+      ),
+    );
+  }
+
+  create(type: string, name: string, properties: Struct | undefined, preview = false) {
+    return promised<CreateResponse>((cb) =>
+      this.client.create(
+        new CreateRequest().setUrn(urnOf(type, name)).setProperties(properties).setPreview(preview),
+        cb,
+      ),
+    );
+  }
+
+  read(type: string, name: string, id: string, properties: Struct | undefined) {
+    return promised<ReadResponse>((cb) =>
+      this.client.read(new ReadRequest().setUrn(urnOf(type, name)).setId(id).setProperties(properties), cb),
+    );
+  }
+
+  update(type: string, name: string, id: string, olds: Struct | undefined, news: Record<string, Plain>) {
+    return promised<UpdateResponse>((cb) =>
+      this.client.update(
+        new UpdateRequest().setUrn(urnOf(type, name)).setId(id).setOlds(olds).setNews(struct(news)),
+        cb,
+      ),
+    );
+  }
+
+  delete(type: string, name: string, id: string, properties: Struct | undefined) {
+    return promised<Empty>((cb) =>
+      this.client.delete(new DeleteRequest().setUrn(urnOf(type, name)).setId(id).setProperties(properties), cb),
+    );
+  }
+
+  invoke(fn: string, args: Record<string, Plain> = {}) {
+    return promised<InvokeResponse>((cb) =>
+      this.client.invoke(new InvokeRequest().setTok(`mgmt:index:${fn}`).setArgs(struct(args)), cb),
+    );
+  }
+}
