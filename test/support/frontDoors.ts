@@ -1,0 +1,190 @@
+/**
+ * The languages a program reaches the `mgmt` plugin from, as one interface the proofs drive
+ * (test/e2e/pluginProofs.test.ts): YAML (a Pulumi.yaml program, Pulumi's YAML host, the schema
+ * from the plugin) and Go (a program on the generated Go SDK, test/go/proof, run through Go's
+ * Automation API). Each front door declares the same program: every resource of the package and
+ * the account read through a function; the plugin is installed with its own command.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { mgmtConfigMap, type MgmtStack } from "../../provider/automation";
+import { installPlugin } from "../../provider/plugin/install";
+import { pulumiCliDir, testBackend, type TestEnv } from "./harness";
+import { PLUGIN_MAIN } from "./pluginProcess";
+
+/** What the program declares; a test changes these between runs. */
+export interface Declared {
+  indexType: string;
+  messagingBudget: number;
+  databaseBudget: number;
+  paused: boolean;
+  databaseId: string;
+}
+
+export interface Run {
+  /** The engine's change summary: operation to count. */
+  changes: Record<string, number>;
+  outputs: Record<string, { value: unknown; secret: boolean }>;
+}
+
+export interface FrontDoor {
+  declare(d: Declared): void;
+  up(): Promise<Run>;
+  preview(): Promise<Run>;
+  refresh(): Promise<Run>;
+  destroy(): Promise<Run>;
+  /** Every file of the stack's backend, as text. */
+  stateText(): string;
+}
+
+/** The flow control key and queue the program declares (the key must exist: keys are made by publishing). */
+export const PROOF_KEY = "proof-key";
+export const PROOF_QUEUE = "proof-orders";
+
+function yamlProgram(pluginDir: string, d: Declared): string {
+  return `name: mgmt-yaml-proof
+runtime: yaml
+plugins:
+  providers:
+    - name: mgmt
+      path: ${pluginDir}
+variables:
+  paidAccount:
+    fn::invoke:
+      function: mgmt:index:getMessagingAccount
+      arguments:
+        region: eu-central-1
+        type: paid
+resources:
+  docs:
+    type: mgmt:index:SearchIndex
+    properties:
+      name: docs
+      region: eu-west-1
+      type: ${d.indexType}
+  account:
+    type: mgmt:index:MessagingAccount
+    properties:
+      accountId: \${paidAccount.id}
+      prodPack: true
+  messagingBudget:
+    type: mgmt:index:MessagingBudget
+    properties:
+      accountId: \${paidAccount.id}
+      budget: ${d.messagingBudget}
+  databaseBudget:
+    type: mgmt:index:DatabaseBudget
+    properties:
+      databaseId: ${d.databaseId}
+      budget: ${d.databaseBudget}
+  key:
+    type: mgmt:index:FlowControlKey
+    properties:
+      region: eu-central-1
+      key: ${PROOF_KEY}
+      paused: ${d.paused}
+  queue:
+    type: mgmt:index:MessagingQueue
+    properties:
+      region: eu-central-1
+      queue: ${PROOF_QUEUE}
+      parallelism: 3
+outputs:
+  indexId: \${docs.id}
+  tokens: \${docs.tokens}
+`;
+}
+
+const stateOf = (files: string[]) => files.map((f) => readFileSync(f, "utf8")).join("\n");
+
+/** YAML: a Pulumi.yaml in `dir`, driven by the Node Automation API (any project folder works there). */
+export async function yamlDoor(env: TestEnv, dir: string, token: string): Promise<FrontDoor> {
+  const pluginDir = path.join(dir, ".plugin");
+  installPlugin(pluginDir, PLUGIN_MAIN);
+  let s: MgmtStack | undefined;
+  const stack = async () =>
+    (s ??= await env.stack({ workDir: dir, stackName: "yaml", mgmt: { messagingToken: token } }));
+  const asRun = (changes: Record<string, number> | undefined, outputs: Run["outputs"] = {}): Run => ({
+    changes: changes ?? {},
+    outputs,
+  });
+  return {
+    declare: (d) => writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(pluginDir, d)),
+    up: async () => {
+      const r = await (await stack()).up();
+      return asRun(r.summary.resourceChanges, r.outputs as Run["outputs"]);
+    },
+    preview: async () => asRun((await (await stack()).stack.preview()).changeSummary),
+    refresh: async () => asRun((await (await stack()).refresh()).summary.resourceChanges),
+    destroy: async () => asRun((await (await stack()).destroy()).summary.resourceChanges),
+    stateText: () => stateOf(s?.backendDirFiles() ?? []),
+  };
+}
+
+/** The compiled Go proof (test/go/proof): built once per test run, with the module cache the CLI build filled. */
+function goProofBinary(dir: string): string {
+  const out = path.join(dir, "proof");
+  execFileSync("go", ["build", "-o", out, "."], {
+    cwd: path.resolve(__dirname, "../go/proof"),
+    env: { ...process.env, GOFLAGS: "-mod=mod", GONOSUMDB: "github.com/pulumi/pulumi", GOTOOLCHAIN: "local" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return out;
+}
+
+/** Go: the generated Go SDK in an inline program of Go's Automation API, one operation per run of the binary. */
+export function goDoor(env: TestEnv, dir: string, token: string): FrontDoor {
+  const pluginDir = path.join(dir, ".plugin");
+  installPlugin(pluginDir, PLUGIN_MAIN);
+  const binary = goProofBinary(dir);
+  const backend = testBackend();
+  mkdirSync(backend.backendDir, { recursive: true });
+  const config = Object.fromEntries(
+    Object.entries(mgmtConfigMap({ ...env.mgmt, messagingToken: token })).map(([k, v]) => [
+      k,
+      { value: v.value, secret: v.secret ?? false },
+    ]),
+  );
+  let declared: Declared | undefined;
+  const run = async (op: string): Promise<Run> => {
+    try {
+      const { stdout } = await promisify(execFile)(binary, [op], {
+        cwd: dir,
+        maxBuffer: 64 * 1024 * 1024,
+        env: {
+          ...process.env,
+          PATH: `${pulumiCliDir()}${path.delimiter}${process.env.PATH ?? ""}`,
+          PULUMI_CONFIG_PASSPHRASE: backend.passphrase,
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+          PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+          PROOF_DECLARED: JSON.stringify(declared),
+          PROOF_CONFIG: JSON.stringify(config),
+          PROOF_BACKEND: `file://${backend.backendDir}`,
+          PROOF_PLUGIN_DIR: pluginDir,
+          PROOF_CLI_ROOT: path.dirname(pulumiCliDir()),
+        },
+      });
+      const report = JSON.parse(stdout.trim().split("\n").pop()!) as {
+        changes: Run["changes"];
+        outputs?: Run["outputs"];
+      };
+      return { changes: report.changes, outputs: report.outputs ?? {} };
+    } catch (err) {
+      throw new Error(String((err as { stderr?: string }).stderr ?? err));
+    }
+  };
+  return {
+    declare: (d) => (declared = d),
+    up: () => run("up"),
+    preview: () => run("preview"),
+    refresh: () => run("refresh"),
+    destroy: () => run("destroy"),
+    stateText: () => {
+      const files = execFileSync("find", [backend.backendDir, "-type", "f"], { encoding: "utf8" }).trim().split("\n");
+      return stateOf(files.filter(Boolean));
+    },
+  };
+}
