@@ -36,7 +36,31 @@ export interface PackageSchema {
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
   types: Record<string, ObjectTypeSpec>;
+  meta: { supportPack: boolean };
+  language: typeof LANGUAGE;
 }
+
+/**
+ * What Pulumi's code generators need to write sdk/<language> (scripts/gen-sdk.sh): package names
+ * and, for Go, the import path of the folder the SDK is committed in. `respectSchemaVersion`
+ * writes the plugin's version into each SDK's manifest instead of a placeholder for a publish
+ * pipeline to fill in; no `pluginDownloadURL`, as the plugin comes with the npm package.
+ */
+const LANGUAGE = {
+  go: {
+    importBasePath: "github.com/pulumi-mgmt/pulumi-mgmt/sdk/go/mgmt",
+    generateResourceContainerTypes: true,
+    respectSchemaVersion: true,
+  },
+  nodejs: {
+    packageName: "@pulumi-mgmt/mgmt",
+    packageDescription: "The mgmt provider plugin's Node.js SDK (generated: scripts/gen-sdk.sh).",
+    dependencies: { "@pulumi/pulumi": "^3.139.0" },
+    respectSchemaVersion: true,
+  },
+  python: { packageName: "pulumi_mgmt", respectSchemaVersion: true, pyproject: { enabled: true } },
+  csharp: { rootNamespace: "PulumiMgmt", packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
+};
 
 const capitalized = (name: string) => name[0].toUpperCase() + name.slice(1);
 
@@ -114,5 +138,9 @@ export function packageSchema(): PackageSchema {
     resources,
     functions,
     types: types.types,
+    // Each SDK gets a manifest of its own (sdk/go/go.mod, sdk/python/pyproject.toml), the layout
+    // of `pulumi package gen-sdk`.
+    meta: { supportPack: true },
+    language: LANGUAGE,
   };
 }
