@@ -1,0 +1,61 @@
+/**
+ * The two front doors a program's resources come through, for the scenarios that guard the
+ * package's promises (test/e2e/promises.test.ts): the dynamic resources (the TypeScript API) and
+ * the `mgmt` plugin (what YAML, Go, Python and .NET programs reach). Both are driven by the same
+ * inline Node.js program; through the plugin a resource is a `pulumi.CustomResource` of type
+ * `mgmt:index:<Kind>`, exactly what the generated SDKs register, and the plugin is installed into
+ * a Pulumi home of the test's own with `pulumi-resource-mgmt install`'s code.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import {
+  DatabaseBudget,
+  FlowControlKey,
+  MessagingAccount,
+  MessagingBudget,
+  MessagingQueue,
+  SearchIndex,
+} from "../../provider";
+import { installPlugin, pluginCacheDir } from "../../provider/plugin/install";
+import { token } from "../../provider/plugin/pulumiTypes";
+import { PLUGIN_MAIN } from "./pluginProcess";
+
+const DYNAMIC = { SearchIndex, MessagingAccount, MessagingBudget, DatabaseBudget, FlowControlKey, MessagingQueue };
+export type Kind = keyof typeof DYNAMIC;
+
+export interface ResourceDoor {
+  name: "dynamic" | "plugin";
+  /** Declares one resource in the running program. */
+  declare(kind: Kind, name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions): void;
+  /** The resource's type in state. */
+  type(kind: Kind): string;
+  /** What a stack needs in its environment for this door. */
+  envVars: Record<string, string>;
+}
+
+export const dynamicDoor: ResourceDoor = {
+  name: "dynamic",
+  declare: (kind, name, args, opts) => {
+    const Resource = DYNAMIC[kind] as new (n: string, a: unknown, o?: pulumi.CustomResourceOptions) => unknown;
+    new Resource(name, args, opts);
+  },
+  type: (kind) => `pulumi-nodejs:dynamic/mgmt:${kind}`,
+  envVars: {},
+};
+
+/** A resource of the plugin, as the generated SDKs declare one (their classes add typed outputs). */
+class PluginResource extends pulumi.CustomResource {}
+
+/** The plugin, installed into a Pulumi home of its own (the engine finds it in the plugin folder). */
+export function pluginDoor(): ResourceDoor {
+  const home = mkdtempSync(path.join(tmpdir(), "mgmt-plugin-home-"));
+  installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
+  return {
+    name: "plugin",
+    declare: (kind, name, args, opts) => void new PluginResource(token(kind), name, args, opts),
+    type: (kind) => token(kind),
+    envVars: { PULUMI_HOME: home },
+  };
+}
