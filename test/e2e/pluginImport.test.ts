@@ -76,7 +76,7 @@ function backendText(root = path.join(dir, "state")): string {
     .join("\n");
 }
 
-test("pulumi import and the import option take an index and a budget as found; destroy releases and gives back", async () => {
+test("pulumi import and the import option take every resource as found; destroy releases, gives back and leaves alone as for adopt", async () => {
   const { client, emu } = env;
   const alice = emu.users[0];
   const pluginDir = path.join(dir, "plugin");
@@ -105,16 +105,33 @@ test("pulumi import and the import option take an index and a budget as found; d
   await pulumi("config", "set", "mgmt:baseUrl", emu.baseUrl);
   await pulumi("config", "set", "mgmt:username", alice.username);
   await pulumi("config", "set", "--secret", "mgmt:password", alice.password);
+  const messaging = alice.accounts.find((a) => a.region === "eu-central-1")!;
+  await pulumi("config", "set", "mgmt:regionalMessagingUrl", emu.regionalMessagingUrl);
+  await pulumi("config", "set", "--secret", "mgmt:messagingToken", messaging.token);
 
   // Out of band: an index, and a budget on an account.
   const docs = await client.searchIndexes.create({ name: "docs", region: "eu-west-1", type: "free" });
   const logs = await client.searchIndexes.create({ name: "logs", region: "us-central1", type: "payg" });
   const accountId = alice.accounts[0].id;
   await client.messagingAccounts.setBudget(accountId, 50);
+  // And in the emulator: an operator's incident pause on a key, a queue, the production pack on, a database budget.
+  const live = emu.emulator.data.accounts.find((a) => a.record.id === messaging.id)!;
+  live.keys["orders"] = { waitListSize: 2, paused: true, rateResets: 0 };
+  live.queues["jobs"] = { paused: false, resumes: 0, parallelism: 3 };
+  live.record.prod_pack_enabled = true;
+  const database = emu.emulator.data.databases.find((d) => d.owner === alice.username)!.record;
+  database.budget = 30;
 
   // No code generation: the language host here (scripts/langhost) does not implement GenerateProgram.
   await pulumi("import", "--yes", "--generate-code=false", "mgmt:index:SearchIndex", "docs", docs.id);
   await pulumi("import", "--yes", "--generate-code=false", "mgmt:index:MessagingBudget", "budget", accountId);
+  for (const [type, name, id] of [
+    ["DatabaseBudget", "db", database.database_id],
+    ["MessagingAccount", "account", messaging.id],
+    ["FlowControlKey", "orders", "eu-central-1/orders"],
+    ["MessagingQueue", "jobs", "eu-central-1/jobs"],
+  ])
+    await pulumi("import", "--yes", "--generate-code=false", `mgmt:index:${type}`, name, id);
 
   // What the import recorded as inputs (what code generation would write): the index adopted by its id.
   const resources = (JSON.parse(await pulumi("stack", "export")) as Export).deployment.resources;
@@ -130,6 +147,10 @@ test("pulumi import and the import option take an index and a budget as found; d
   const declared: Declared[] = [
     { type: "SearchIndex", name: "docs", props: { name: "docs", region: "eu-west-1", type: "free", adopt: docs.id } },
     { type: "MessagingBudget", name: "budget", props: { accountId, budget: 50 } },
+    { type: "DatabaseBudget", name: "db", props: { databaseId: database.database_id, budget: 30 } },
+    { type: "MessagingAccount", name: "account", props: { accountId: messaging.id } },
+    { type: "FlowControlKey", name: "orders", props: { region: "eu-central-1", key: "orders" } },
+    { type: "MessagingQueue", name: "jobs", props: { region: "eu-central-1", queue: "jobs" } },
   ];
   declare(declared);
   emu.resetLog();
@@ -145,7 +166,7 @@ test("pulumi import and the import option take an index and a budget as found; d
 
   // The stack now sets the budget (and keeps the import option's resource without the option).
   declare([
-    declared[0],
+    ...declared.filter((r) => r.name !== "budget"),
     { type: "MessagingBudget", name: "budget", props: { accountId, budget: 70 } },
     { type: "SearchIndex", name: "logs", props: logsProps },
   ]);
@@ -153,11 +174,17 @@ test("pulumi import and the import option take an index and a budget as found; d
   expect((await client.messagingAccounts.get(accountId)).budget).toBe(70);
 
   const state = backendText();
-  for (const plain of [docs.token, logs.token, alice.password]) expect(state).not.toContain(plain);
+  for (const plain of [docs.token, logs.token, alice.password, messaging.token]) expect(state).not.toContain(plain);
 
   await pulumi("destroy", "--yes");
   // Both indexes were found, not created: released, not deleted; the budget found is back.
   const left = (await client.searchIndexes.list()).map((i) => i.id).sort();
   expect(left).toEqual([docs.id, logs.id].sort());
   expect((await client.messagingAccounts.get(accountId)).budget).toBe(50);
+  // Everything else was found and left as found: the operator's pause, the queue, the pack, the database budget.
+  const at = { region: "eu-central-1", token: messaging.token };
+  expect((await client.flowControl(at).get("orders")).isPaused).toBe(true);
+  expect(await client.queues(at).get("jobs")).toMatchObject({ paused: false, parallelism: 3 });
+  expect((await client.messagingAccounts.get(messaging.id)).prod_pack_enabled).toBe(true);
+  expect((await client.databases.get(database.database_id)).budget).toBe(30);
 }, 300_000);
