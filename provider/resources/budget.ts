@@ -17,6 +17,7 @@ import { apiClient } from "../runtime";
 import { UserError } from "../userError";
 import { Absent, isRecovered, withBefore } from "./before";
 import { claim } from "./claims";
+import { isImport } from "./imported";
 import { believeGone, managementIdentity, type ManagedObject } from "./identity";
 import { applyToSharedList, sharedList } from "./sharedList";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "./takeovers";
@@ -120,18 +121,21 @@ export function budgetProvider<R extends { budget?: number }, I extends BudgetFi
     },
 
     async read(id, stored) {
-      const props = stored!; // the engine always passes what it recorded
       const client = apiClient();
       const record = await live(client, id);
       if (!record) {
-        believeGone(managedBudget(client, id, props.managedBy));
+        believeGone(managedBudget(client, id, stored?.managedBy));
         return {};
       }
       const now = current(record);
+      const props = stored!;
+      // Imported by the engine (imported.ts): the budget in place is found, not set, so destroy leaves it.
       // Imported by recovery (before.ts): the interrupted create set the budget only if the declared value is in place.
-      const [previous, set] = isRecovered(props)
-        ? [props.before!.budget, now === props.budget ? props.budget : props.before!.budget]
-        : [props.previousBudget, props.budgetSet];
+      const [previous, set] = isImport(stored)
+        ? [now, now]
+        : isRecovered(props)
+          ? [props.before!.budget, now === props.budget ? props.budget : props.before!.budget]
+          : [props.previousBudget, props.budgetSet];
       const outs = target.outputs(record, {
         budget: now,
         previousBudget: previous,

@@ -36,7 +36,8 @@ import {
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
-import { checkWithSettings, isUnknown } from "../validation";
+import { checkWithSettings, isUnknown, readInputs } from "../validation";
+import { isImport, regionAndName } from "../imported";
 import {
   KeyInputs,
   keyId,
@@ -265,6 +266,12 @@ async function converge(
   };
 }
 
+/** What an import knows of a key before reading it: where it is (`<region>/<key>`, keyId). */
+function importedKey(id: string): KeyOutputs {
+  const { region, name } = regionAndName(id, "flow control key");
+  return { region, key: name, waitListSize: 0 };
+}
+
 const rethrow = (err: unknown): never => {
   throw err;
 };
@@ -330,7 +337,9 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
   },
 
   async read(id, stored) {
-    const props = stored!; // the engine always passes what it recorded
+    // Imported by the engine (imported.ts): the key its id names, with mgmt:messagingToken; nothing is the stack's.
+    const imported = isImport(stored);
+    const props: KeyOutputs = imported ? importedKey(id) : stored!;
     const client = apiClient();
     // The account's current token when the recorded one was rotated away (tokenAccount.ts).
     const acting = await actingWith(client, keyLabel(props.key), props, props.token);
@@ -358,8 +367,10 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
       pin: observedPin(info, props.pin),
     };
     if (info.isPaused !== undefined) outs.paused = info.isPaused;
-    // `paused` and `pin` record what the service has; the declared values stay the inputs.
-    return { id, props: withoutUndefined(outs) };
+    // `paused` and `pin` record what the service has; the declared values stay the inputs, except
+    // for an import, whose inputs are where the key is: its pause and pin stay out of the stack's hands.
+    const inputs = imported ? { region: props.region, key: props.key } : undefined;
+    return { id, props: withoutUndefined(outs), ...(inputs && { inputs: readInputs<KeyOutputs>(inputs) }) };
   },
 
   async update(_id, olds: KeyOutputs, news: KeyInputs) {

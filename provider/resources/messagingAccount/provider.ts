@@ -24,6 +24,7 @@ import { apiClient } from "../../runtime";
 import { UserError } from "../../userError";
 import { Absent, isRecovered, withBefore } from "../before";
 import { claim } from "../claims";
+import { isImport } from "../imported";
 import { believeGone, managementIdentity, recordRotation, type ManagedObject } from "../identity";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
@@ -138,15 +139,17 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
   },
 
   async read(id, stored) {
-    const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
     const record = await readAccount(client, id);
     if (!record) {
-      believeGone(managedAccount(client, id, props.managedBy));
+      believeGone(managedAccount(client, id, stored?.managedBy));
       return {};
     }
+    const props = stored!;
     let kept: Pick<MessagingAccountOutputs, "foundProdPack" | "prodPackSet" | "tokenRotation"> = props;
-    if (isRecovered(props)) {
+    // Imported by the engine (imported.ts): the production pack as it is is found; the stack set nothing.
+    if (isImport(stored)) kept = { foundProdPack: record.prod_pack_enabled ?? false };
+    else if (isRecovered(props)) {
       // Imported by recovery (before.ts), which records the interrupted create's inputs (the declared
       // prodPack, and what check found): that create set the pack only if the declared value is in place.
       const { before, prodPack } = RecoveredInputs.parse(props);

@@ -36,7 +36,8 @@ import {
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
-import { checkWithSettings, isUnknown } from "../validation";
+import { checkWithSettings, isUnknown, readInputs } from "../validation";
+import { isImport, regionAndName } from "../imported";
 import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
 
 const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
@@ -205,6 +206,12 @@ const rethrow = (err: unknown): never => {
   throw err;
 };
 
+/** What an import knows of a queue before reading it: where it is (`<region>/<queue>`, queueId). */
+function importedQueue(id: string): QueueOutputs {
+  const { region, name } = regionAndName(id, "messaging queue");
+  return { region, queue: name };
+}
+
 export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs, QueueOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(QueueInputs, news, PROVIDER_APIS.messagingQueue, news.token);
@@ -281,7 +288,10 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
   },
 
   async read(id, stored) {
-    const props = stored!; // the engine always passes what it recorded
+    // Imported by the engine (imported.ts): the queue its id names, with mgmt:messagingToken, not
+    // declared (no `parallelism`): never deleted, its pause left alone.
+    const imported = isImport(stored);
+    const props: QueueOutputs = imported ? importedQueue(id) : stored!;
     const client = apiClient();
     // The account's current token when the recorded one was rotated away (tokenAccount.ts).
     const acting = await actingWith(client, queueLabel(props.queue), props, props.token);
@@ -314,6 +324,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
         managedBy: acting.managedBy,
         tokenFingerprint: acting.tokenFingerprint,
       }),
+      ...(imported && { inputs: readInputs<QueueOutputs>({ region: props.region, queue: props.queue }) }),
     };
   },
 

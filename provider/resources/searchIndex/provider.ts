@@ -22,6 +22,7 @@ import { applyToSharedList, sharedList } from "../sharedList";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
+import { isImport } from "../imported";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
 
@@ -147,6 +148,17 @@ async function release(client: MgmtClient, id: string, props: SearchIndexOutputs
     await client.searchIndexes.setPlan(id, found.type as SearchType);
 }
 
+/**
+ * What an import records of an index: adopted by its id, in the region the service has it in, so
+ * the inputs are what a program adopting it declares and destroy releases it (`found` appears
+ * only once the stack changes its name or plan, as for `adopt`).
+ */
+function importedIndex(
+  record: SearchIndexRecord,
+): Pick<SearchIndexOutputs, "region" | "adopt" | "autoName" | "found" | "tokenRotation"> {
+  return { region: record.region as SearchIndexOutputs["region"], adopt: record.id };
+}
+
 /** The index as the not-found rule sees it (believeGone): gone, unless other credentials are asking. */
 function managedIndex(client: MgmtClient, what: string, managedBy: string | undefined): ManagedObject {
   return { what, managedBy, asking: managementIdentity(client.settings), settings: client.settings };
@@ -209,13 +221,14 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
   },
 
   async read(id, stored) {
-    const props = stored!; // the engine always passes what it recorded
     const client = apiClient();
     const record = await readIndex(client, id);
     if (!record) {
-      believeGone(managedIndex(client, indexLabel(props.name, id), props.managedBy));
+      believeGone(managedIndex(client, indexLabel(stored?.name ?? id, id), stored?.managedBy));
       return {};
     }
+    // An import (imported.ts) takes the index as `adopt` does: released, never deleted, on destroy.
+    const props = isImport(stored) ? importedIndex(record) : stored!;
     // Visible to the identity asking now: that identity manages it from here on.
     const outs = outputsOf(record, props, managementIdentity(client.settings));
     // Inputs follow what exists, so the next preview shows exactly what `up` would change back.
