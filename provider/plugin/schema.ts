@@ -7,6 +7,7 @@ import { z } from "zod";
 import { SETTINGS_KEYS } from "../config";
 import { CONTROLS_DESCRIPTION, CONTROLS_NAME, ControlsInputs, ControlsOutputs } from "./component";
 import { PLUGIN_FUNCTIONS } from "./functions";
+import { INPUT_DOCS } from "./inputDocs";
 import { PACKAGE, TypeCollector, jsonSchemaOf, token, type ObjectTypeSpec, type PropertySpec } from "./pulumiTypes";
 import { PLUGIN_RESOURCES } from "./resources";
 
@@ -83,6 +84,11 @@ function resourceSpec(
   const ins = types.objectType(`${name}Args`, jsonSchemaOf(userInputs, "input"));
   const outs = types.objectType(name, jsonSchemaOf(outputs, "output"));
   markSecretInputs(ins, outs);
+  // What TypeScript users read on the same input (inputDocs.ts, generated from the declarations).
+  for (const [key, prop] of Object.entries(ins.properties)) {
+    const doc = INPUT_DOCS[name]?.[key];
+    if (doc) prop.description = doc;
+  }
   const spec: ResourceSpec = { description, properties: outs.properties, inputProperties: ins.properties };
   if (outs.required) spec.required = outs.required;
   if (ins.required) spec.requiredInputs = ins.required;

@@ -30,7 +30,9 @@ export const flag = z.boolean({ error: "must be true or false" });
 
 /** Where an action goes: the regional address of `region`, with `token` or mgmt:messagingToken. */
 export interface ActionTargetArgs {
+  /** The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. */
   region: pulumi.Input<MessagingRegion>;
+  /** The account's messaging token (default: `mgmt:messagingToken`); always kept secret. */
   token?: pulumi.Input<string>;
 }
 

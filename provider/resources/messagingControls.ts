@@ -17,7 +17,9 @@ import { checkProgramSettings } from "./serializedProvider";
 import { UserError } from "../userError";
 
 export interface MessagingControlsArgs extends ActionTargetArgs {
+  /** The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's. */
   flowControlKeys?: FlowControlKeySpec[];
+  /** The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's. */
   queues?: QueueSpec[];
 }
 

@@ -103,9 +103,15 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class DatabaseBudgetArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+        /// </summary>
         [Input("budget", required: true)]
         public Input<int> Budget { get; set; } = null!;
 
+        /// <summary>
+        /// The database's id (from `getDatabases()`). Changing it replaces the resource.
+        /// </summary>
         [Input("databaseId", required: true)]
         public Input<string> DatabaseId { get; set; } = null!;
 

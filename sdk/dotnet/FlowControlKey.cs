@@ -131,26 +131,42 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class FlowControlKeyArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// The flow control key, as messages carry it (keys exist once messages have used them).
+        /// </summary>
         [Input("key", required: true)]
         public Input<string> Key { get; set; } = null!;
 
+        /// <summary>
+        /// true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+        /// </summary>
         [Input("paused")]
         public Input<bool>? Paused { get; set; }
 
+        /// <summary>
+        /// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        /// </summary>
         [Input("pin")]
         public Input<Inputs.FlowControlKeyArgsPinArgs>? Pin { get; set; }
 
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
 
+        /// <summary>
+        /// Change the value to reset the key's rate once (for example a date or an incident id).
+        /// </summary>
         [Input("resetRateTrigger")]
         public InputUnion<string, double>? ResetRateTrigger { get; set; }
 
         [Input("token")]
         private Input<string>? _token;
+
+        /// <summary>
+        /// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+        /// </summary>
         public Input<string>? Token
         {
             get => _token;

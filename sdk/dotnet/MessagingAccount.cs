@@ -135,18 +135,27 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class MessagingAccountArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
+        /// </summary>
         [Input("accountId", required: true)]
         public Input<string> AccountId { get; set; } = null!;
 
         /// <summary>
-        /// One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
+        /// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
         /// </summary>
         [Input("plan")]
         public Input<string>? Plan { get; set; }
 
+        /// <summary>
+        /// Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
+        /// </summary>
         [Input("prodPack")]
         public Input<bool>? ProdPack { get; set; }
 
+        /// <summary>
+        /// Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
+        /// </summary>
         [Input("tokenRotation")]
         public Input<string>? TokenRotation { get; set; }
 

@@ -106,9 +106,15 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class MessagingBudgetArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource.
+        /// </summary>
         [Input("accountId", required: true)]
         public Input<string> AccountId { get; set; } = null!;
 
+        /// <summary>
+        /// Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+        /// </summary>
         [Input("budget", required: true)]
         public Input<int> Budget { get; set; } = null!;
 

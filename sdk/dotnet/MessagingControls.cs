@@ -64,6 +64,10 @@ namespace PulumiMgmt.Mgmt
     {
         [Input("flowControlKeys")]
         private InputList<Inputs.MessagingControlsArgsFlowControlKeysArgs>? _flowControlKeys;
+
+        /// <summary>
+        /// The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
+        /// </summary>
         public InputList<Inputs.MessagingControlsArgsFlowControlKeysArgs> FlowControlKeys
         {
             get => _flowControlKeys ?? (_flowControlKeys = new InputList<Inputs.MessagingControlsArgsFlowControlKeysArgs>());
@@ -72,6 +76,10 @@ namespace PulumiMgmt.Mgmt
 
         [Input("queues")]
         private InputList<Inputs.MessagingControlsArgsQueuesArgs>? _queues;
+
+        /// <summary>
+        /// The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
+        /// </summary>
         public InputList<Inputs.MessagingControlsArgsQueuesArgs> Queues
         {
             get => _queues ?? (_queues = new InputList<Inputs.MessagingControlsArgsQueuesArgs>());
@@ -79,7 +87,7 @@ namespace PulumiMgmt.Mgmt
         }
 
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
@@ -88,7 +96,7 @@ namespace PulumiMgmt.Mgmt
         private Input<string>? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken); always kept secret.
+        /// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         /// </summary>
         public Input<string>? Token
         {

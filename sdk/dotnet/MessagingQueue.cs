@@ -131,26 +131,42 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class MessagingQueueArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+        /// </summary>
         [Input("parallelism")]
         public Input<int>? Parallelism { get; set; }
 
+        /// <summary>
+        /// Pause (true) or run (false) the queue; a declared queue runs by default.
+        /// </summary>
         [Input("paused")]
         public Input<bool>? Paused { get; set; }
 
+        /// <summary>
+        /// The queue's name.
+        /// </summary>
         [Input("queue", required: true)]
         public Input<string> Queue { get; set; } = null!;
 
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
 
+        /// <summary>
+        /// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+        /// </summary>
         [Input("resumeTrigger")]
         public InputUnion<string, double>? ResumeTrigger { get; set; }
 
         [Input("token")]
         private Input<string>? _token;
+
+        /// <summary>
+        /// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+        /// </summary>
         public Input<string>? Token
         {
             get => _token;

@@ -128,23 +128,32 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class SearchIndexArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
+        /// </summary>
         [Input("adopt")]
         public Input<string>? Adopt { get; set; }
 
+        /// <summary>
+        /// 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
+        /// </summary>
         [Input("name")]
         public Input<string>? Name { get; set; }
 
         /// <summary>
-        /// One of "eu-west-1", "us-central1".
+        /// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
 
+        /// <summary>
+        /// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
+        /// </summary>
         [Input("tokenRotation")]
         public Input<string>? TokenRotation { get; set; }
 
         /// <summary>
-        /// One of "free", "payg", "fixed".
+        /// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         /// </summary>
         [Input("type", required: true)]
         public Input<string> Type { get; set; } = null!;

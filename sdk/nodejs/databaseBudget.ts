@@ -107,6 +107,12 @@ export class DatabaseBudget extends pulumi.CustomResource {
  * The set of arguments for constructing a DatabaseBudget resource.
  */
 export interface DatabaseBudgetArgs {
+    /**
+     * Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+     */
     budget: pulumi.Input<number>;
+    /**
+     * The database's id (from `getDatabases()`). Changing it replaces the resource.
+     */
     databaseId: pulumi.Input<string>;
 }

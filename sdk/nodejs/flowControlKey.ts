@@ -133,13 +133,28 @@ export class FlowControlKey extends pulumi.CustomResource {
  * The set of arguments for constructing a FlowControlKey resource.
  */
 export interface FlowControlKeyArgs {
+    /**
+     * The flow control key, as messages carry it (keys exist once messages have used them).
+     */
     key: pulumi.Input<string>;
+    /**
+     * true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+     */
     paused?: pulumi.Input<boolean | undefined>;
+    /**
+     * Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+     */
     pin?: pulumi.Input<inputs.FlowControlKeyArgsPinArgs | undefined>;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
     region: pulumi.Input<string>;
+    /**
+     * Change the value to reset the key's rate once (for example a date or an incident id).
+     */
     resetRateTrigger?: pulumi.Input<string | number | undefined>;
+    /**
+     * The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+     */
     token?: pulumi.Input<string | undefined>;
 }

@@ -110,6 +110,12 @@ export class MessagingBudget extends pulumi.CustomResource {
  * The set of arguments for constructing a MessagingBudget resource.
  */
 export interface MessagingBudgetArgs {
+    /**
+     * The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource.
+     */
     accountId: pulumi.Input<string>;
+    /**
+     * Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+     */
     budget: pulumi.Input<number>;
 }

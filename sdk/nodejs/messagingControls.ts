@@ -72,14 +72,20 @@ export class MessagingControls extends pulumi.ComponentResource {
  * The set of arguments for constructing a MessagingControls resource.
  */
 export interface MessagingControlsArgs {
+    /**
+     * The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
+     */
     flowControlKeys?: pulumi.Input<pulumi.Input<inputs.MessagingControlsArgsFlowControlKeysArgs>[] | undefined>;
+    /**
+     * The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
+     */
     queues?: pulumi.Input<pulumi.Input<inputs.MessagingControlsArgsQueuesArgs>[] | undefined>;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
     region: pulumi.Input<string>;
     /**
-     * The messaging token (default: mgmt:messagingToken); always kept secret.
+     * The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
      */
     token?: pulumi.Input<string | undefined>;
 }

@@ -133,13 +133,28 @@ export class MessagingQueue extends pulumi.CustomResource {
  * The set of arguments for constructing a MessagingQueue resource.
  */
 export interface MessagingQueueArgs {
+    /**
+     * Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+     */
     parallelism?: pulumi.Input<number | undefined>;
+    /**
+     * Pause (true) or run (false) the queue; a declared queue runs by default.
+     */
     paused?: pulumi.Input<boolean | undefined>;
+    /**
+     * The queue's name.
+     */
     queue: pulumi.Input<string>;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
     region: pulumi.Input<string>;
+    /**
+     * Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+     */
     resumeTrigger?: pulumi.Input<string | number | undefined>;
+    /**
+     * The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+     */
     token?: pulumi.Input<string | undefined>;
 }

@@ -130,15 +130,24 @@ export class SearchIndex extends pulumi.CustomResource {
  * The set of arguments for constructing a SearchIndex resource.
  */
 export interface SearchIndexArgs {
+    /**
+     * Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
+     */
     adopt?: pulumi.Input<string | undefined>;
+    /**
+     * 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
+     */
     name?: pulumi.Input<string | undefined>;
     /**
-     * One of "eu-west-1", "us-central1".
+     * Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
      */
     region: pulumi.Input<string>;
+    /**
+     * Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
+     */
     tokenRotation?: pulumi.Input<string | undefined>;
     /**
-     * One of "free", "payg", "fixed".
+     * Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
      */
     type: pulumi.Input<string>;
 }

@@ -9,6 +9,7 @@ import { providerFor } from "../serializedProvider";
 export type { PinSpec } from "./schema";
 
 export interface FlowControlKeySpec {
+  /** The flow control key, as messages carry it (keys exist once messages have used them). */
   key: string;
   /**
    * true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not

@@ -7,6 +7,7 @@ import { secretOrUndefined, type ActionTargetArgs } from "../messagingCalls";
 import { providerFor } from "../serializedProvider";
 
 export interface QueueSpec {
+  /** The queue's name. */
   name: string;
   /**
    * Declares the queue: created (or taken into this state) with this many messages delivered at

@@ -78,13 +78,17 @@ func (DatabaseBudgetState) ElementType() reflect.Type {
 }
 
 type databaseBudgetArgs struct {
-	Budget     int    `pulumi:"budget"`
+	// Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+	Budget int `pulumi:"budget"`
+	// The database's id (from `getDatabases()`). Changing it replaces the resource.
 	DatabaseId string `pulumi:"databaseId"`
 }
 
 // The set of arguments for constructing a DatabaseBudget resource.
 type DatabaseBudgetArgs struct {
-	Budget     pulumi.IntInput
+	// Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+	Budget pulumi.IntInput
+	// The database's id (from `getDatabases()`). Changing it replaces the resource.
 	DatabaseId pulumi.StringInput
 }
 

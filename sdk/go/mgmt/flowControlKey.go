@@ -93,24 +93,34 @@ func (FlowControlKeyState) ElementType() reflect.Type {
 }
 
 type flowControlKeyArgs struct {
-	Key    string                 `pulumi:"key"`
-	Paused *bool                  `pulumi:"paused"`
-	Pin    *FlowControlKeyArgsPin `pulumi:"pin"`
-	// One of "eu-central-1", "us-east-1".
-	Region           string      `pulumi:"region"`
+	// The flow control key, as messages carry it (keys exist once messages have used them).
+	Key string `pulumi:"key"`
+	// true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+	Paused *bool `pulumi:"paused"`
+	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+	Pin *FlowControlKeyArgsPin `pulumi:"pin"`
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region string `pulumi:"region"`
+	// Change the value to reset the key's rate once (for example a date or an incident id).
 	ResetRateTrigger interface{} `pulumi:"resetRateTrigger"`
-	Token            *string     `pulumi:"token"`
+	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+	Token *string `pulumi:"token"`
 }
 
 // The set of arguments for constructing a FlowControlKey resource.
 type FlowControlKeyArgs struct {
-	Key    pulumi.StringInput
+	// The flow control key, as messages carry it (keys exist once messages have used them).
+	Key pulumi.StringInput
+	// true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
 	Paused pulumi.BoolPtrInput
-	Pin    FlowControlKeyArgsPinPtrInput
-	// One of "eu-central-1", "us-east-1".
-	Region           pulumi.StringInput
+	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+	Pin FlowControlKeyArgsPinPtrInput
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region pulumi.StringInput
+	// Change the value to reset the key's rate once (for example a date or an incident id).
 	ResetRateTrigger pulumi.Input
-	Token            pulumi.StringPtrInput
+	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+	Token pulumi.StringPtrInput
 }
 
 func (FlowControlKeyArgs) ElementType() reflect.Type {

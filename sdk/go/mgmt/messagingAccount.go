@@ -89,19 +89,25 @@ func (MessagingAccountState) ElementType() reflect.Type {
 }
 
 type messagingAccountArgs struct {
+	// An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
 	AccountId string `pulumi:"accountId"`
-	// One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
-	Plan          *string `pulumi:"plan"`
-	ProdPack      *bool   `pulumi:"prodPack"`
+	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+	Plan *string `pulumi:"plan"`
+	// Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
+	ProdPack *bool `pulumi:"prodPack"`
+	// Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
 	TokenRotation *string `pulumi:"tokenRotation"`
 }
 
 // The set of arguments for constructing a MessagingAccount resource.
 type MessagingAccountArgs struct {
+	// An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
 	AccountId pulumi.StringInput
-	// One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
-	Plan          pulumi.StringPtrInput
-	ProdPack      pulumi.BoolPtrInput
+	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+	Plan pulumi.StringPtrInput
+	// Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
+	ProdPack pulumi.BoolPtrInput
+	// Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
 	TokenRotation pulumi.StringPtrInput
 }
 

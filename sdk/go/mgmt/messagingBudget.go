@@ -79,14 +79,18 @@ func (MessagingBudgetState) ElementType() reflect.Type {
 }
 
 type messagingBudgetArgs struct {
+	// The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource.
 	AccountId string `pulumi:"accountId"`
-	Budget    int    `pulumi:"budget"`
+	// Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+	Budget int `pulumi:"budget"`
 }
 
 // The set of arguments for constructing a MessagingBudget resource.
 type MessagingBudgetArgs struct {
+	// The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource.
 	AccountId pulumi.StringInput
-	Budget    pulumi.IntInput
+	// Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+	Budget pulumi.IntInput
 }
 
 func (MessagingBudgetArgs) ElementType() reflect.Type {

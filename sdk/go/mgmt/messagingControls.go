@@ -47,21 +47,25 @@ func NewMessagingControls(ctx *pulumi.Context,
 }
 
 type messagingControlsArgs struct {
+	// The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
 	FlowControlKeys []MessagingControlsArgsFlowControlKeys `pulumi:"flowControlKeys"`
-	Queues          []MessagingControlsArgsQueues          `pulumi:"queues"`
-	// One of "eu-central-1", "us-east-1".
+	// The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
+	Queues []MessagingControlsArgsQueues `pulumi:"queues"`
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
 	Region string `pulumi:"region"`
-	// The messaging token (default: mgmt:messagingToken); always kept secret.
+	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
 	Token *string `pulumi:"token"`
 }
 
 // The set of arguments for constructing a MessagingControls resource.
 type MessagingControlsArgs struct {
+	// The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
 	FlowControlKeys MessagingControlsArgsFlowControlKeysArrayInput
-	Queues          MessagingControlsArgsQueuesArrayInput
-	// One of "eu-central-1", "us-east-1".
+	// The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
+	Queues MessagingControlsArgsQueuesArrayInput
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
 	Region pulumi.StringInput
-	// The messaging token (default: mgmt:messagingToken); always kept secret.
+	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
 	Token pulumi.StringPtrInput
 }
 

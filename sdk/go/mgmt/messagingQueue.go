@@ -93,24 +93,34 @@ func (MessagingQueueState) ElementType() reflect.Type {
 }
 
 type messagingQueueArgs struct {
-	Parallelism *int   `pulumi:"parallelism"`
-	Paused      *bool  `pulumi:"paused"`
-	Queue       string `pulumi:"queue"`
-	// One of "eu-central-1", "us-east-1".
-	Region        string      `pulumi:"region"`
+	// Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+	Parallelism *int `pulumi:"parallelism"`
+	// Pause (true) or run (false) the queue; a declared queue runs by default.
+	Paused *bool `pulumi:"paused"`
+	// The queue's name.
+	Queue string `pulumi:"queue"`
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region string `pulumi:"region"`
+	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 	ResumeTrigger interface{} `pulumi:"resumeTrigger"`
-	Token         *string     `pulumi:"token"`
+	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+	Token *string `pulumi:"token"`
 }
 
 // The set of arguments for constructing a MessagingQueue resource.
 type MessagingQueueArgs struct {
+	// Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
 	Parallelism pulumi.IntPtrInput
-	Paused      pulumi.BoolPtrInput
-	Queue       pulumi.StringInput
-	// One of "eu-central-1", "us-east-1".
-	Region        pulumi.StringInput
+	// Pause (true) or run (false) the queue; a declared queue runs by default.
+	Paused pulumi.BoolPtrInput
+	// The queue's name.
+	Queue pulumi.StringInput
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region pulumi.StringInput
+	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 	ResumeTrigger pulumi.Input
-	Token         pulumi.StringPtrInput
+	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+	Token pulumi.StringPtrInput
 }
 
 func (MessagingQueueArgs) ElementType() reflect.Type {

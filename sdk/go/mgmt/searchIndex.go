@@ -89,23 +89,29 @@ func (SearchIndexState) ElementType() reflect.Type {
 }
 
 type searchIndexArgs struct {
+	// Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
 	Adopt *string `pulumi:"adopt"`
-	Name  *string `pulumi:"name"`
-	// One of "eu-west-1", "us-central1".
-	Region        string  `pulumi:"region"`
+	// 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
+	Name *string `pulumi:"name"`
+	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+	Region string `pulumi:"region"`
+	// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
 	TokenRotation *string `pulumi:"tokenRotation"`
-	// One of "free", "payg", "fixed".
+	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
 	Type string `pulumi:"type"`
 }
 
 // The set of arguments for constructing a SearchIndex resource.
 type SearchIndexArgs struct {
+	// Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
 	Adopt pulumi.StringPtrInput
-	Name  pulumi.StringPtrInput
-	// One of "eu-west-1", "us-central1".
-	Region        pulumi.StringInput
+	// 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
+	Name pulumi.StringPtrInput
+	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+	Region pulumi.StringInput
+	// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
 	TokenRotation pulumi.StringPtrInput
-	// One of "free", "payg", "fixed".
+	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
 	Type pulumi.StringInput
 }
 

@@ -24,6 +24,9 @@ class DatabaseBudgetArgs:
                  database_id: pulumi.Input[_builtins.str]):
         """
         The set of arguments for constructing a DatabaseBudget resource.
+
+        :param pulumi.Input[_builtins.int] budget: Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+        :param pulumi.Input[_builtins.str] database_id: The database's id (from `getDatabases()`). Changing it replaces the resource.
         """
         pulumi.set(__self__, "budget", budget)
         pulumi.set(__self__, "database_id", database_id)
@@ -31,6 +34,9 @@ class DatabaseBudgetArgs:
     @_builtins.property
     @pulumi.getter
     def budget(self) -> pulumi.Input[_builtins.int]:
+        """
+        Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+        """
         return pulumi.get(self, "budget")
 
     @budget.setter
@@ -40,6 +46,9 @@ class DatabaseBudgetArgs:
     @_builtins.property
     @pulumi.getter(name="databaseId")
     def database_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The database's id (from `getDatabases()`). Changing it replaces the resource.
+        """
         return pulumi.get(self, "database_id")
 
     @database_id.setter
@@ -61,6 +70,8 @@ class DatabaseBudget(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.int] budget: Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+        :param pulumi.Input[_builtins.str] database_id: The database's id (from `getDatabases()`). Changing it replaces the resource.
         """
         ...
     @overload

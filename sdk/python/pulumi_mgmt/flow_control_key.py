@@ -30,7 +30,12 @@ class FlowControlKeyArgs:
         """
         The set of arguments for constructing a FlowControlKey resource.
 
-        :param pulumi.Input[_builtins.str] region: One of "eu-central-1", "us-east-1".
+        :param pulumi.Input[_builtins.str] key: The flow control key, as messages carry it (keys exist once messages have used them).
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.bool] paused: true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+        :param pulumi.Input['FlowControlKeyArgsPinArgs'] pin: Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        :param pulumi.Input[Union[_builtins.str, _builtins.float]] reset_rate_trigger: Change the value to reset the key's rate once (for example a date or an incident id).
+        :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         pulumi.set(__self__, "key", key)
         pulumi.set(__self__, "region", region)
@@ -46,6 +51,9 @@ class FlowControlKeyArgs:
     @_builtins.property
     @pulumi.getter
     def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The flow control key, as messages carry it (keys exist once messages have used them).
+        """
         return pulumi.get(self, "key")
 
     @key.setter
@@ -56,7 +64,7 @@ class FlowControlKeyArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        One of "eu-central-1", "us-east-1".
+        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         """
         return pulumi.get(self, "region")
 
@@ -67,6 +75,9 @@ class FlowControlKeyArgs:
     @_builtins.property
     @pulumi.getter
     def paused(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+        """
         return pulumi.get(self, "paused")
 
     @paused.setter
@@ -76,6 +87,9 @@ class FlowControlKeyArgs:
     @_builtins.property
     @pulumi.getter
     def pin(self) -> pulumi.Input[Optional['FlowControlKeyArgsPinArgs']]:
+        """
+        Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        """
         return pulumi.get(self, "pin")
 
     @pin.setter
@@ -85,6 +99,9 @@ class FlowControlKeyArgs:
     @_builtins.property
     @pulumi.getter(name="resetRateTrigger")
     def reset_rate_trigger(self) -> pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]:
+        """
+        Change the value to reset the key's rate once (for example a date or an incident id).
+        """
         return pulumi.get(self, "reset_rate_trigger")
 
     @reset_rate_trigger.setter
@@ -94,6 +111,9 @@ class FlowControlKeyArgs:
     @_builtins.property
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+        """
         return pulumi.get(self, "token")
 
     @token.setter
@@ -119,7 +139,12 @@ class FlowControlKey(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] region: One of "eu-central-1", "us-east-1".
+        :param pulumi.Input[_builtins.str] key: The flow control key, as messages carry it (keys exist once messages have used them).
+        :param pulumi.Input[_builtins.bool] paused: true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+        :param pulumi.Input[Union['FlowControlKeyArgsPinArgs', 'FlowControlKeyArgsPinArgsDict']] pin: Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, _builtins.float]] reset_rate_trigger: Change the value to reset the key's rate once (for example a date or an incident id).
+        :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         ...
     @overload

@@ -26,7 +26,10 @@ class MessagingAccountArgs:
         """
         The set of arguments for constructing a MessagingAccount resource.
 
-        :param pulumi.Input[_builtins.str] plan: One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
+        :param pulumi.Input[_builtins.str] account_id: An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        :param pulumi.Input[_builtins.bool] prod_pack: Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
+        :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
         """
         pulumi.set(__self__, "account_id", account_id)
         if plan is not None:
@@ -39,6 +42,9 @@ class MessagingAccountArgs:
     @_builtins.property
     @pulumi.getter(name="accountId")
     def account_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
+        """
         return pulumi.get(self, "account_id")
 
     @account_id.setter
@@ -49,7 +55,7 @@ class MessagingAccountArgs:
     @pulumi.getter
     def plan(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
+        `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
         """
         return pulumi.get(self, "plan")
 
@@ -60,6 +66,9 @@ class MessagingAccountArgs:
     @_builtins.property
     @pulumi.getter(name="prodPack")
     def prod_pack(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
+        """
         return pulumi.get(self, "prod_pack")
 
     @prod_pack.setter
@@ -69,6 +78,9 @@ class MessagingAccountArgs:
     @_builtins.property
     @pulumi.getter(name="tokenRotation")
     def token_rotation(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
+        """
         return pulumi.get(self, "token_rotation")
 
     @token_rotation.setter
@@ -92,7 +104,10 @@ class MessagingAccount(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] plan: One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
+        :param pulumi.Input[_builtins.str] account_id: An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        :param pulumi.Input[_builtins.bool] prod_pack: Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
+        :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
         """
         ...
     @overload

@@ -24,6 +24,9 @@ class MessagingBudgetArgs:
                  budget: pulumi.Input[_builtins.int]):
         """
         The set of arguments for constructing a MessagingBudget resource.
+
+        :param pulumi.Input[_builtins.str] account_id: The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.int] budget: Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
         """
         pulumi.set(__self__, "account_id", account_id)
         pulumi.set(__self__, "budget", budget)
@@ -31,6 +34,9 @@ class MessagingBudgetArgs:
     @_builtins.property
     @pulumi.getter(name="accountId")
     def account_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource.
+        """
         return pulumi.get(self, "account_id")
 
     @account_id.setter
@@ -40,6 +46,9 @@ class MessagingBudgetArgs:
     @_builtins.property
     @pulumi.getter
     def budget(self) -> pulumi.Input[_builtins.int]:
+        """
+        Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
+        """
         return pulumi.get(self, "budget")
 
     @budget.setter
@@ -61,6 +70,8 @@ class MessagingBudget(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] account_id: The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.int] budget: Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.
         """
         ...
     @overload

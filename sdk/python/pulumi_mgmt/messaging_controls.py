@@ -28,8 +28,10 @@ class MessagingControlsArgs:
         """
         The set of arguments for constructing a MessagingControls resource.
 
-        :param pulumi.Input[_builtins.str] region: One of "eu-central-1", "us-east-1".
-        :param pulumi.Input[_builtins.str] token: The messaging token (default: mgmt:messagingToken); always kept secret.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Sequence[pulumi.Input['MessagingControlsArgsFlowControlKeysArgs']]] flow_control_keys: The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
+        :param pulumi.Input[Sequence[pulumi.Input['MessagingControlsArgsQueuesArgs']]] queues: The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
+        :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         pulumi.set(__self__, "region", region)
         if flow_control_keys is not None:
@@ -43,7 +45,7 @@ class MessagingControlsArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        One of "eu-central-1", "us-east-1".
+        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         """
         return pulumi.get(self, "region")
 
@@ -54,6 +56,9 @@ class MessagingControlsArgs:
     @_builtins.property
     @pulumi.getter(name="flowControlKeys")
     def flow_control_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['MessagingControlsArgsFlowControlKeysArgs']]]]:
+        """
+        The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
+        """
         return pulumi.get(self, "flow_control_keys")
 
     @flow_control_keys.setter
@@ -63,6 +68,9 @@ class MessagingControlsArgs:
     @_builtins.property
     @pulumi.getter
     def queues(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['MessagingControlsArgsQueuesArgs']]]]:
+        """
+        The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
+        """
         return pulumi.get(self, "queues")
 
     @queues.setter
@@ -73,7 +81,7 @@ class MessagingControlsArgs:
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The messaging token (default: mgmt:messagingToken); always kept secret.
+        The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         return pulumi.get(self, "token")
 
@@ -98,8 +106,10 @@ class MessagingControls(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] region: One of "eu-central-1", "us-east-1".
-        :param pulumi.Input[_builtins.str] token: The messaging token (default: mgmt:messagingToken); always kept secret.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['MessagingControlsArgsFlowControlKeysArgs', 'MessagingControlsArgsFlowControlKeysArgsDict']]]] flow_control_keys: The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['MessagingControlsArgsQueuesArgs', 'MessagingControlsArgsQueuesArgsDict']]]] queues: The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         ...
     @overload

@@ -29,7 +29,12 @@ class MessagingQueueArgs:
         """
         The set of arguments for constructing a MessagingQueue resource.
 
-        :param pulumi.Input[_builtins.str] region: One of "eu-central-1", "us-east-1".
+        :param pulumi.Input[_builtins.str] queue: The queue's name.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.int] parallelism: Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+        :param pulumi.Input[_builtins.bool] paused: Pause (true) or run (false) the queue; a declared queue runs by default.
+        :param pulumi.Input[Union[_builtins.str, _builtins.float]] resume_trigger: Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+        :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         pulumi.set(__self__, "queue", queue)
         pulumi.set(__self__, "region", region)
@@ -45,6 +50,9 @@ class MessagingQueueArgs:
     @_builtins.property
     @pulumi.getter
     def queue(self) -> pulumi.Input[_builtins.str]:
+        """
+        The queue's name.
+        """
         return pulumi.get(self, "queue")
 
     @queue.setter
@@ -55,7 +63,7 @@ class MessagingQueueArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        One of "eu-central-1", "us-east-1".
+        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         """
         return pulumi.get(self, "region")
 
@@ -66,6 +74,9 @@ class MessagingQueueArgs:
     @_builtins.property
     @pulumi.getter
     def parallelism(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+        """
         return pulumi.get(self, "parallelism")
 
     @parallelism.setter
@@ -75,6 +86,9 @@ class MessagingQueueArgs:
     @_builtins.property
     @pulumi.getter
     def paused(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Pause (true) or run (false) the queue; a declared queue runs by default.
+        """
         return pulumi.get(self, "paused")
 
     @paused.setter
@@ -84,6 +98,9 @@ class MessagingQueueArgs:
     @_builtins.property
     @pulumi.getter(name="resumeTrigger")
     def resume_trigger(self) -> pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]:
+        """
+        Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+        """
         return pulumi.get(self, "resume_trigger")
 
     @resume_trigger.setter
@@ -93,6 +110,9 @@ class MessagingQueueArgs:
     @_builtins.property
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
+        """
         return pulumi.get(self, "token")
 
     @token.setter
@@ -118,7 +138,12 @@ class MessagingQueue(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] region: One of "eu-central-1", "us-east-1".
+        :param pulumi.Input[_builtins.int] parallelism: Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+        :param pulumi.Input[_builtins.bool] paused: Pause (true) or run (false) the queue; a declared queue runs by default.
+        :param pulumi.Input[_builtins.str] queue: The queue's name.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, _builtins.float]] resume_trigger: Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+        :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         ...
     @overload

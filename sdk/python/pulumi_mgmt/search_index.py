@@ -28,8 +28,11 @@ class SearchIndexArgs:
         """
         The set of arguments for constructing a SearchIndex resource.
 
-        :param pulumi.Input[_builtins.str] region: One of "eu-west-1", "us-central1".
-        :param pulumi.Input[_builtins.str] type: One of "free", "payg", "fixed".
+        :param pulumi.Input[_builtins.str] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+        :param pulumi.Input[_builtins.str] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+        :param pulumi.Input[_builtins.str] adopt: Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
+        :param pulumi.Input[_builtins.str] name: 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
+        :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
         """
         pulumi.set(__self__, "region", region)
         pulumi.set(__self__, "type", type)
@@ -44,7 +47,7 @@ class SearchIndexArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        One of "eu-west-1", "us-central1".
+        Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
         """
         return pulumi.get(self, "region")
 
@@ -56,7 +59,7 @@ class SearchIndexArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[_builtins.str]:
         """
-        One of "free", "payg", "fixed".
+        Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         """
         return pulumi.get(self, "type")
 
@@ -67,6 +70,9 @@ class SearchIndexArgs:
     @_builtins.property
     @pulumi.getter
     def adopt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
+        """
         return pulumi.get(self, "adopt")
 
     @adopt.setter
@@ -76,6 +82,9 @@ class SearchIndexArgs:
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
+        """
         return pulumi.get(self, "name")
 
     @name.setter
@@ -85,6 +94,9 @@ class SearchIndexArgs:
     @_builtins.property
     @pulumi.getter(name="tokenRotation")
     def token_rotation(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
+        """
         return pulumi.get(self, "token_rotation")
 
     @token_rotation.setter
@@ -109,8 +121,11 @@ class SearchIndex(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] region: One of "eu-west-1", "us-central1".
-        :param pulumi.Input[_builtins.str] type: One of "free", "payg", "fixed".
+        :param pulumi.Input[_builtins.str] adopt: Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
+        :param pulumi.Input[_builtins.str] name: 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
+        :param pulumi.Input[_builtins.str] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+        :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
+        :param pulumi.Input[_builtins.str] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         """
         ...
     @overload
