@@ -631,8 +631,8 @@ function pluginSection(
         ]
       : []),
     `- CPU per tenant at most 1.6 s: a figure of \`npm run bench:fleet\` (its own section below), whose tenants still run the`,
-    `  dynamic resources; they are not moved to the plugin here. Toward it: an \`up\` of ${PHASE_N} costs ${plainRatio(p("up").cpuToOurs)}`,
-    `  times the CPU through the plugin, and a provider process starts on ${sec(starts.plugin.cpu.median)} of CPU against ${sec(starts.dynamic.cpu.median)}.`,
+    `  dynamic resources; they are not moved to the plugin here. Toward it: through the plugin an \`up\` of ${PHASE_N} costs`,
+    `  ${plainRatio(p("up").cpuToOurs)} times the dynamic resources' CPU, and a provider process starts on ${sec(starts.plugin.cpu.median)} of CPU against ${sec(starts.dynamic.cpu.median)}.`,
     "",
   ];
 }
