@@ -9,20 +9,41 @@
  * - `preview` (no-op), `refresh` and `destroy` of PHASE_N resources, as ratios the same way;
  * - declaring 1,000 resources in a program (bench/declare.ts, under Pulumi's mocks);
  * - API calls per operation, counted in the emulator's request log;
- * - bytes of state per index as the engine writes it, split into provider, inputs and outputs.
+ * - bytes of state per index as the engine writes it, split into provider, inputs and outputs;
+ * - the `mgmt` provider plugin beside them (bench/pluginLeg.ts): the same PHASE_N indexes from a
+ *   YAML program, interleaved with the runs above, with the CPU of each operation's processes, its
+ *   state per index and API calls, and the plugin's start-up CPU and modules beside the dynamic
+ *   provider host's.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { closeAllPools } from "../provider/api/client";
-import { mgmtStack, pulumiCommand, type MgmtConfig, type MgmtStack } from "../provider/automation";
+import {
+  mgmtStack,
+  PACKAGE_ROOT,
+  pulumiCliDir,
+  pulumiCommand,
+  type MgmtConfig,
+  type MgmtStack,
+} from "../provider/automation";
 import { MessagingBudget, SearchIndex } from "../provider";
+import { installPlugin } from "../provider/plugin/install";
 import { writeMain } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
-import { searchIndexStateSplit, stateSplit, type StateSplit } from "./stateSize";
+import {
+  cpuNow,
+  cpuSince,
+  modulesAtStartup,
+  searchIndexesYaml,
+  startupCost,
+  type CpuSample,
+  type Startup,
+} from "./pluginLeg";
+import { checkpointFile, searchIndexStateSplit, stateSplit, type StateSplit } from "./stateSize";
 
 const LATENCY_MS = 50;
 const SIZES = (process.env.BENCH_SIZES ?? "10,50,200,1000").split(",").map(Number);
@@ -31,6 +52,11 @@ const REPS = Number(process.env.BENCH_REPS ?? "5");
 /** N above which one run is taken instead of REPS (an up of 1,000 takes minutes). */
 const ONE_RUN_ABOVE = Number(process.env.BENCH_ONE_RUN_ABOVE ?? "200");
 const PHASE_N = Number(process.env.BENCH_PHASE_N ?? "200");
+/** Start-ups of each provider process timed (a start-up is a fraction of a second: noise needs more runs). */
+const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? "9");
+const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+/** Issue 37's target for the state of one index. */
+const STATE_TARGET_BYTES = 1900;
 
 /** The baseline: a dynamic resource that does nothing but wait as long as one request would. */
 const sleepProvider: pulumi.dynamic.ResourceProvider = {
@@ -98,12 +124,43 @@ interface Timing {
   /** `up` only: the baseline as filed (FiledSleep), and our ratio to it, paired the same way. */
   filed?: Stat;
   filedRatio?: Stat;
+  /** The plugin leg, at PHASE_N only. */
+  plugin?: PluginTiming;
+}
+
+/** CPU in ms: the processes the operation ran (engine, language host, provider hosts) and the driver's own. */
+interface CpuStats {
+  children: Stat;
+  total: Stat;
+}
+
+interface PluginTiming {
+  plugin: Stat;
+  /** plugin / ours (the dynamic SearchIndex), per run, paired. */
+  toOurs: Stat;
+  /** plugin / baseline (sleep-only), per run, paired. */
+  toBaseline: Stat;
+  cpu: Record<"plugin" | "ours" | "baseline", CpuStats>;
+  /** CPU of plugin / ours, totals, per run, paired. */
+  cpuToOurs: Stat;
+}
+
+interface Measured {
+  ms: number;
+  cpu: CpuSample;
 }
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   const start = process.hrtime.bigint();
   const result = await f();
   return [result, Number(process.hrtime.bigint() - start) / 1e6];
+}
+
+/** Wall time and CPU of one operation (pluginLeg.ts: how the CPU of the processes it ran is counted). */
+async function measured(f: () => Promise<unknown>): Promise<Measured> {
+  const before = cpuNow(CLK_TCK);
+  const [, ms] = await timed(f);
+  return { ms, cpu: cpuSince(before, CLK_TCK) };
 }
 
 async function stackOf(name: string, mgmt: MgmtConfig, program: () => void): Promise<MgmtStack> {
@@ -118,6 +175,49 @@ async function stackOf(name: string, mgmt: MgmtConfig, program: () => void): Pro
     offline: true,
     program: async () => void program(),
   });
+}
+
+/**
+ * The folder that has `pulumi-language-yaml`: beside the CLI (where `scripts/setup.sh --yaml` puts
+ * it when it can, and where the engine looks first), else the one setup.sh recorded.
+ */
+function yamlHostEnv(): Record<string, string> {
+  const cli = pulumiCliDir();
+  if (existsSync(path.join(cli, "pulumi-language-yaml"))) return {};
+  const stamp = path.join(PACKAGE_ROOT, "node_modules/.cache/pulumi-mgmt/yaml-dir");
+  const dir = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "";
+  if (!dir || !existsSync(path.join(dir, "pulumi-language-yaml")))
+    throw new Error("the plugin leg needs Pulumi's YAML language host: run `bash scripts/setup.sh --yaml`");
+  return { PATH: `${cli}${path.delimiter}${dir}${path.delimiter}${process.env.PATH ?? ""}` };
+}
+
+/**
+ * A stack of `n` indexes declared in YAML and served by the `mgmt` plugin, installed into the
+ * folder the program names in `plugins.providers`. The project lives inside the backend folder,
+ * so that dispose() removes both.
+ */
+async function yamlStackOf(name: string, mgmt: MgmtConfig, n: number, tag: string): Promise<MgmtStack> {
+  const backendDir = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-bench-"));
+  const workDir = path.join(backendDir, "project");
+  const pluginDir = path.join(workDir, ".plugin");
+  mkdirSync(workDir);
+  installPlugin(pluginDir);
+  writeFileSync(path.join(workDir, "Pulumi.yaml"), searchIndexesYaml(n, tag, pluginDir));
+  return mgmtStack({
+    stackName: name,
+    workDir,
+    mgmt,
+    backendDir,
+    passphrase: "bench-only",
+    offline: true,
+    envVars: yamlHostEnv(),
+  });
+}
+
+/** up, refusing a run that did not create all `n` (a program the host read as empty would be fast). */
+async function upAll(s: MgmtStack, n: number): Promise<void> {
+  const created = (await s.up()).summary.resourceChanges?.create ?? 0;
+  if (created < n) throw new Error(`the up of ${s.stack.name} created ${created} resources, not ${n}`);
 }
 
 async function dispose(s: MgmtStack, destroyed = false): Promise<void> {
@@ -138,32 +238,41 @@ const filedSleepsProgram = (n: number) => () => {
 
 type Phase = "up" | "preview" | "refresh" | "destroy";
 
+type Leg = "baseline" | "ours" | "plugin";
+
 /**
- * REPS interleaved runs: each creates a sleep stack and an index stack of N, times the phases
- * asked for on both, and destroys them. Returns the timings per phase.
+ * REPS interleaved runs: each creates a sleep stack and an index stack of N (and, with
+ * `withPlugin`, the same indexes through the plugin), times the phases asked for on each, and
+ * destroys them. Returns the timings per phase.
  */
 async function interleaved(
   emu: EmulatorProcess,
   n: number,
   phases: Phase[],
   reps: number,
+  withPlugin = false,
 ): Promise<Record<Phase, Timing>> {
-  const runs: Record<Phase, { ours: number[]; baseline: number[] }> = {
-    up: { ours: [], baseline: [] },
-    preview: { ours: [], baseline: [] },
-    refresh: { ours: [], baseline: [] },
-    destroy: { ours: [], baseline: [] },
+  const empty = (): Record<Leg, Measured[]> => ({ ours: [], baseline: [], plugin: [] });
+  const runs: Record<Phase, Record<Leg, Measured[]>> = {
+    up: empty(),
+    preview: empty(),
+    refresh: empty(),
+    destroy: empty(),
   };
   const filedUps: number[] = [];
-  const programs = {
-    ours: (rep: number) => indexesProgram(n, `b${n}r${rep}`),
-    baseline: () => sleepsProgram(n),
-    filed: () => filedSleepsProgram(n),
+  const stacks = {
+    ours: (rep: number, mgmt: MgmtConfig) => stackOf(`ours-${n}-${rep}`, mgmt, indexesProgram(n, `b${n}r${rep}`)),
+    baseline: (rep: number, mgmt: MgmtConfig) => stackOf(`baseline-${n}-${rep}`, mgmt, sleepsProgram(n)),
+    filed: (rep: number, mgmt: MgmtConfig) => stackOf(`filed-${n}-${rep}`, mgmt, filedSleepsProgram(n)),
+    plugin: (rep: number, mgmt: MgmtConfig) => yamlStackOf(`plugin-${n}-${rep}`, mgmt, n, `p${n}r${rep}`),
   };
   for (let rep = 0; rep < reps; rep++) {
     // Alternate the order, so none always runs on a warmer machine.
-    const order: ("baseline" | "ours" | "filed")[] =
-      rep % 2 === 0 ? ["baseline", "ours", "filed"] : ["filed", "ours", "baseline"];
+    const order: (Leg | "filed")[] = (
+      rep % 2 === 0
+        ? (["baseline", "ours", "plugin", "filed"] as const)
+        : (["filed", "plugin", "ours", "baseline"] as const)
+    ).filter((who) => withPlugin || who !== "plugin");
     for (const who of order) {
       const user = await emu.reset(LATENCY_MS);
       const mgmt: MgmtConfig = {
@@ -172,28 +281,51 @@ async function interleaved(
         regionalMessagingUrl: emu.regionalMessagingUrl,
         ...user,
       };
-      const s = await stackOf(`${who}-${n}-${rep}`, mgmt, programs[who](rep));
-      const [, upMs] = await timed(() => s.up());
+      const s = await stacks[who](rep, mgmt);
+      const up = await measured(() => upAll(s, n));
       if (who === "filed") {
-        filedUps.push(upMs);
+        filedUps.push(up.ms);
         await dispose(s);
       } else {
-        runs.up[who].push(upMs);
-        if (phases.includes("preview")) runs.preview[who].push((await timed(() => s.stack.preview()))[1]);
-        if (phases.includes("refresh")) runs.refresh[who].push((await timed(() => s.refresh()))[1]);
-        if (phases.includes("destroy")) runs.destroy[who].push((await timed(() => s.destroy()))[1]);
+        runs.up[who].push(up);
+        if (phases.includes("preview")) runs.preview[who].push(await measured(() => s.stack.preview()));
+        if (phases.includes("refresh")) runs.refresh[who].push(await measured(() => s.refresh()));
+        if (phases.includes("destroy")) runs.destroy[who].push(await measured(() => s.destroy()));
         await dispose(s, phases.includes("destroy"));
       }
-      process.stdout.write(`  N=${n} run ${rep + 1}/${reps} ${who}: up ${(upMs / 1000).toFixed(1)} s\n`);
+      process.stdout.write(
+        `  N=${n} run ${rep + 1}/${reps} ${who}: up ${(up.ms / 1000).toFixed(1)} s, ${(up.cpu.children + up.cpu.self).toFixed(1)} CPU s\n`,
+      );
     }
   }
+  const ms = (xs: Measured[]) => xs.map((x) => x.ms);
+  const cpuMs = (xs: Measured[], pick: (c: CpuSample) => number) => xs.map((x) => pick(x.cpu) * 1000);
+  const cpuStats = (xs: Measured[]): CpuStats => ({
+    children: stat(cpuMs(xs, (c) => c.children)),
+    total: stat(cpuMs(xs, (c) => c.children + c.self)),
+  });
+  const paired = (a: number[], b: number[]) => stat(a.map((x, i) => x / b[i]));
   const out = {} as Record<Phase, Timing>;
   for (const phase of phases) {
-    const { ours, baseline } = runs[phase];
-    out[phase] = { n, ours: stat(ours), baseline: stat(baseline), ratio: stat(ours.map((o, i) => o / baseline[i])) };
+    const [ours, baseline, plugin] = [ms(runs[phase].ours), ms(runs[phase].baseline), ms(runs[phase].plugin)];
+    out[phase] = { n, ours: stat(ours), baseline: stat(baseline), ratio: paired(ours, baseline) };
+    if (withPlugin) {
+      const total = (leg: Leg) => cpuMs(runs[phase][leg], (c) => c.children + c.self);
+      out[phase].plugin = {
+        plugin: stat(plugin),
+        toOurs: paired(plugin, ours),
+        toBaseline: paired(plugin, baseline),
+        cpu: {
+          plugin: cpuStats(runs[phase].plugin),
+          ours: cpuStats(runs[phase].ours),
+          baseline: cpuStats(runs[phase].baseline),
+        },
+        cpuToOurs: paired(total("plugin"), total("ours")),
+      };
+    }
   }
   out.up.filed = stat(filedUps);
-  out.up.filedRatio = stat(runs.up.ours.map((o, i) => o / filedUps[i]));
+  out.up.filedRatio = paired(ms(runs.up.ours), filedUps);
   return out;
 }
 
@@ -208,6 +340,8 @@ interface Counts {
   /** The sleep-only baselines' entries, for comparison. */
   baselineState: StateSplit;
   filedState: StateSplit;
+  /** The same N indexes through the plugin (a YAML program). */
+  plugin: { state: StateSplit; noopPreviewCalls: number; refreshIndexCalls: number };
 }
 
 /** Calls and state of one stack of N indexes (not timed). */
@@ -242,7 +376,19 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
   const filedSleeps = await stackOf(`filed-${n}`, mgmt, filedSleepsProgram(n));
   await filedSleeps.up();
   const filedState = stateSplit(filedSleeps.backendDirFiles(), ":Sleep");
-  for (const s of [indexes, budgets, sleeps, filedSleeps]) await dispose(s);
+  const yaml = await yamlStackOf(`counts-plugin-${n}`, mgmt, n, `y${n}`);
+  await upAll(yaml, n);
+  emu.resetLog();
+  await yaml.stack.preview();
+  const pluginNoopPreviewCalls = emu.requests().length;
+  emu.resetLog();
+  await yaml.refresh();
+  const pluginRefreshCalls = emu.requests().length;
+  // A provider resource is referenced by URN; no serialized provider may ride along in the state.
+  if (readFileSync(checkpointFile(yaml.backendDirFiles()), "utf8").includes("__provider"))
+    throw new Error(`the plugin's state of ${n} indexes holds a __provider field`);
+  const pluginState = searchIndexStateSplit(yaml.backendDirFiles());
+  for (const s of [indexes, budgets, sleeps, filedSleeps, yaml]) await dispose(s);
   return {
     n,
     connectionsPerUp,
@@ -253,7 +399,39 @@ async function counts(emu: RunningEmulator, mgmt: MgmtConfig, n: number): Promis
     state,
     baselineState,
     filedState,
+    plugin: { state: pluginState, noopPreviewCalls: pluginNoopPreviewCalls, refreshIndexCalls: pluginRefreshCalls },
   };
+}
+
+interface StartupStats {
+  cpu: Stat;
+  wall: Stat;
+  modules: number;
+}
+
+/**
+ * The start-up of the plugin (as the engine starts it, less the engine's address) and of the
+ * dynamic provider host (`node @pulumi/pulumi/cmd/dynamic-provider <engine>`, what the
+ * `pulumi-resource-pulumi-nodejs` launcher runs): STARTUP_RUNS each, interleaved, then one more
+ * each to count the modules loaded by the time the port is printed.
+ */
+async function startups(): Promise<{ plugin: StartupStats; dynamic: StartupStats }> {
+  const plugin = { script: path.join(__dirname, "../provider/plugin/main.js"), args: [] as string[] };
+  // The engine's address is only dialled once a request needs it: any will do to start.
+  const dynamic = { script: require.resolve("@pulumi/pulumi/cmd/dynamic-provider"), args: ["127.0.0.1:1"] };
+  const runs: Record<"plugin" | "dynamic", Startup[]> = { plugin: [], dynamic: [] };
+  for (let i = 0; i < STARTUP_RUNS; i++) {
+    for (const who of i % 2 === 0 ? (["plugin", "dynamic"] as const) : (["dynamic", "plugin"] as const)) {
+      const p = who === "plugin" ? plugin : dynamic;
+      runs[who].push(await startupCost(p.script, p.args, CLK_TCK));
+    }
+  }
+  const stats = async (who: "plugin" | "dynamic", p: typeof plugin): Promise<StartupStats> => ({
+    cpu: stat(runs[who].map((r) => r.cpu * 1000)),
+    wall: stat(runs[who].map((r) => r.wallMs)),
+    modules: await modulesAtStartup(p.script, p.args),
+  });
+  return { plugin: await stats("plugin", plugin), dynamic: await stats("dynamic", dynamic) };
 }
 
 interface Declaration {
@@ -289,6 +467,7 @@ function report(
   phases: Record<Phase, Timing>,
   decl: ReturnType<typeof declaration>,
   rows: Counts[],
+  starts: Awaited<ReturnType<typeof startups>>,
   pulumiVersion: string,
 ): string {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
@@ -328,6 +507,7 @@ function report(
     "",
     "Refresh reads all indexes with one shared list request; the sleep baseline waits 50 ms per resource in `read`.",
     "",
+    ...pluginSection(phases, rows, starts),
     "## Declaring 1,000 resources in a program",
     "",
     "Under Pulumi's mocks (bench/declare.ts, no engine): the program's own cost of declaring them.",
@@ -339,10 +519,11 @@ function report(
     "",
     "## API calls per operation",
     "",
-    "| N | no-op preview | no-op up | refresh of N indexes | refresh of N budgets |",
-    "|---:|---:|---:|---:|---:|",
+    "| N | no-op preview | no-op up | refresh of N indexes | refresh of N budgets | plugin: no-op preview | plugin: refresh of N indexes |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
-      (r) => `| ${r.n} | ${r.noopPreviewCalls} | ${r.noopUpCalls} | ${r.refreshIndexCalls} | ${r.refreshBudgetCalls} |`,
+      (r) =>
+        `| ${r.n} | ${r.noopPreviewCalls} | ${r.noopUpCalls} | ${r.refreshIndexCalls} | ${r.refreshBudgetCalls} | ${r.plugin.noopPreviewCalls} | ${r.plugin.refreshIndexCalls} |`,
     ),
     "",
     "## State per search index and connections",
@@ -365,6 +546,97 @@ function report(
   return lines.join("\n");
 }
 
+const cpuCell = (s: Stat) => (s.runs > 1 ? `${sec(s.median)} (${sec(s.min)}–${sec(s.max)})` : sec(s.median));
+const plainRatio = (s: Stat) =>
+  s.runs > 1 ? `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})` : `${s.median.toFixed(2)} (1 run)`;
+
+/** The plugin's section: its runs beside the dynamic resource's and the baseline's, its state, its start-up. */
+function pluginSection(
+  phases: Record<Phase, Timing>,
+  rows: Counts[],
+  starts: Awaited<ReturnType<typeof startups>>,
+): string[] {
+  const ops: Phase[] = ["up", "preview", "refresh", "destroy"];
+  const p = (op: Phase) => phases[op].plugin!;
+  const atPhase = rows.find((r) => r.n === PHASE_N) ?? rows[rows.length - 1];
+  const upCpu = p("up").cpu;
+  const perIndex = (ms: number) => `${(ms / PHASE_N).toFixed(1)} ms`;
+  const startRow = (label: string, s: StartupStats) =>
+    `| ${label} | ${cpuCell(s.cpu)} | ${cpuCell(s.wall)} | ${s.modules} |`;
+  const met = (bytes: number) => (bytes <= STATE_TARGET_BYTES ? "met" : "not met");
+  return [
+    `## The \`mgmt\` provider plugin beside the dynamic resources, ${PHASE_N} indexes`,
+    "",
+    `The same ${PHASE_N} search indexes declared in a Pulumi YAML program (bench/pluginLeg.ts) that the engine runs through`,
+    "Pulumi's YAML language host and the `mgmt` plugin, installed with `installPlugin` into the folder the program names in",
+    "`plugins.providers`; against the same emulator process, in the same interleaved runs as the table above (the plugin's",
+    "run takes its turn between the others, the order alternating). Wall time:",
+    "",
+    "| operation | runs | plugin (YAML) | SearchIndex (dynamic) | sleep-only | plugin ÷ SearchIndex | plugin ÷ sleep-only |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...ops.map(
+      (op) =>
+        `| ${op}${op === "preview" ? " (no change)" : ""} | ${p(op).toOurs.runs} | ${cell(p(op).plugin)} | ${cell(phases[op].ours)} | ${cell(phases[op].baseline)} | ${ratioCell(p(op).toOurs)} | ${plainRatio(p(op).toBaseline)} |`,
+    ),
+    "",
+    "CPU of each operation: the processes it ran (the Pulumi CLI's engine, the language host, every provider host; a",
+    "process's CPU is added to its parent's when the parent reaps it, and the CLI reaps each plugin it closes, so the",
+    "driver's cutime and cstime in /proc/self/stat gain the whole tree when the CLI exits), and with the driver's own CPU",
+    "added (the Automation API, and for the dynamic and sleep-only legs the inline program itself, which runs in the",
+    "driver; the YAML program runs in its language host). The emulator is a process of its own and not counted.",
+    "",
+    "| operation | plugin: its processes | plugin: with the driver | SearchIndex: its processes | SearchIndex: with the driver | sleep-only: with the driver | plugin ÷ SearchIndex, with the driver |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...ops.map((op) => {
+      const c = p(op).cpu;
+      return `| ${op} | ${cpuCell(c.plugin.children)} | ${cpuCell(c.plugin.total)} | ${cpuCell(c.ours.children)} | ${cpuCell(c.ours.total)} | ${cpuCell(c.baseline.total)} | ${ratioCell(p(op).cpuToOurs)} |`;
+    }),
+    "",
+    `Per index, the \`up\` cost ${perIndex(upCpu.plugin.total.median)} of CPU through the plugin and ${perIndex(upCpu.ours.total.median)} as a dynamic resource (medians, driver included).`,
+    "",
+    "### Start-up of a provider process",
+    "",
+    `Each started ${STARTUP_RUNS} times, interleaved, and stopped once it printed its port; its CPU (every thread, from`,
+    "/proc/<pid>/stat, in ticks of 10 ms) read at that moment. The dynamic provider host is",
+    "`node @pulumi/pulumi/cmd/dynamic-provider <engine>`, what the engine's `pulumi-resource-pulumi-nodejs` launcher runs",
+    "(after a `node -e require.resolve(...)` of its own, not counted here); the plugin is `node dist/provider/plugin/main.js`",
+    "(its launcher `exec`s node). Modules: the CommonJS modules loaded when the port is printed.",
+    "",
+    "| provider process | CPU until its port is printed | wall time | modules loaded |",
+    "|---|---:|---:|---:|",
+    startRow("`mgmt` plugin", starts.plugin),
+    startRow("dynamic provider host", starts.dynamic),
+    "",
+    "### State per index through the plugin",
+    "",
+    "The plugin's entry refers to its provider resource by URN, as every entry does, and stores no serialized provider: the",
+    "bench fails if `__provider` appears anywhere in the plugin stack's checkpoint. Bytes as in the last table of this page.",
+    "The source trace is what the language host records with each resource: the YAML host is a Go program on Pulumi's Go SDK,",
+    "which sends the host's own Go call stack (about 20 frames of the host's and its modules' source files, not the program's",
+    "lines; shorter with a host built with `-trimpath`), and the engine stores it; Pulumi offers no setting to leave it out.",
+    "",
+    "| N | plugin: total | `__provider` | inputs | outputs | source trace | SearchIndex (dynamic): total |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.n} | ${r.plugin.state.total} | ${r.plugin.state.provider} | ${r.plugin.state.inputs} | ${r.plugin.state.outputs} | ${r.plugin.state.sourceTrace} | ${r.state.total} |`,
+    ),
+    "",
+    "### Against issue 37's targets",
+    "",
+    ...(atPhase
+      ? [
+          `- State per index at most 1.9 KB (${STATE_TARGET_BYTES} bytes), at N=${atPhase.n}: the plugin's entry as the YAML host has it stored, ${atPhase.plugin.state.total} bytes, ${met(atPhase.plugin.state.total)};`,
+          `  without the source trace the host records, ${atPhase.plugin.state.total - atPhase.plugin.state.sourceTrace} bytes, ${met(atPhase.plugin.state.total - atPhase.plugin.state.sourceTrace)}. The dynamic resource's: ${atPhase.state.total} bytes, ${atPhase.state.total - atPhase.state.sourceTrace} without its trace.`,
+        ]
+      : []),
+    `- CPU per tenant at most 1.6 s: a figure of \`npm run bench:fleet\` (its own section below), whose tenants still run the`,
+    `  dynamic resources; they are not moved to the plugin here. Toward it: through the plugin an \`up\` of ${PHASE_N} costs`,
+    `  ${plainRatio(p("up").cpuToOurs)} times the dynamic resources' CPU, and a provider process starts on ${sec(starts.plugin.cpu.median)} of CPU against ${sec(starts.dynamic.cpu.median)}.`,
+    "",
+  ];
+}
+
 async function main(): Promise<void> {
   // Timed runs use an emulator process of its own (emulatorProcess.ts); counts, in process, read its log.
   const timedEmu = await startEmulatorProcess();
@@ -381,19 +653,22 @@ async function main(): Promise<void> {
   let phases: Record<Phase, Timing>;
   const rows: Counts[] = [];
   let decl: ReturnType<typeof declaration>;
+  let starts: Awaited<ReturnType<typeof startups>>;
   try {
+    process.stdout.write("starting provider processes...\n");
+    starts = await startups();
     process.stdout.write("declaring 1000 resources...\n");
     decl = declaration(1000);
     for (const n of SIZES) {
       process.stdout.write(`timing up of N=${n}...\n`);
       if (n === PHASE_N) {
-        phases = await interleaved(timedEmu, n, ["up", "preview", "refresh", "destroy"], REPS);
+        phases = await interleaved(timedEmu, n, ["up", "preview", "refresh", "destroy"], REPS, true);
         ups.push(phases.up);
       } else {
         ups.push((await interleaved(timedEmu, n, ["up"], n > ONE_RUN_ABOVE ? 1 : REPS)).up);
       }
     }
-    phases ??= await interleaved(timedEmu, PHASE_N, ["up", "preview", "refresh", "destroy"], REPS);
+    phases ??= await interleaved(timedEmu, PHASE_N, ["up", "preview", "refresh", "destroy"], REPS, true);
     for (const n of SIZES.filter((n) => n <= PHASE_N)) {
       process.stdout.write(`counting calls and state at N=${n}...\n`);
       rows.push(await counts(emu, mgmt, n));
@@ -404,7 +679,7 @@ async function main(): Promise<void> {
     await timedEmu.close();
   }
   const version = (await pulumiCommand()).version?.toString() ?? "unknown";
-  const text = report(ups, phases, decl, rows, version);
+  const text = report(ups, phases, decl, rows, starts, version);
   process.stdout.write(`\n${text}\n`);
   writeMain(text); // keeps the tenants section of bench/tenants.ts
   process.stdout.write("written to docs/benchmarks.md\n");

@@ -22,6 +22,13 @@ interface Entry {
   stackTrace?: unknown;
 }
 
+/** The stack's checkpoint among a file:// backend's files (not its backups). */
+export function checkpointFile(backendFiles: string[]): string {
+  const checkpoint = backendFiles.find((f) => /\.pulumi\/stacks\/.*\.json$/.test(f) && !f.includes(".bak"));
+  if (!checkpoint) throw new Error("no checkpoint file among the backend's files");
+  return checkpoint;
+}
+
 /** The average over the search indexes `pick` selects, from a file:// backend's files. */
 export function searchIndexStateSplit(
   backendFiles: string[],
@@ -36,11 +43,9 @@ export function stateSplit(
   typeSuffix: string,
   pick: (outputs: Record<string, unknown>) => boolean = () => true,
 ): StateSplit {
-  const checkpoint = backendFiles.find((f) => /\.pulumi\/stacks\/.*\.json$/.test(f) && !f.includes(".bak"));
-  if (!checkpoint) throw new Error("no checkpoint file among the backend's files");
-  const entries = (JSON.parse(readFileSync(checkpoint, "utf8")).checkpoint.latest.resources as Entry[]).filter(
-    (r) => r.type.endsWith(typeSuffix) && pick(r.outputs),
-  );
+  const entries = (
+    JSON.parse(readFileSync(checkpointFile(backendFiles), "utf8")).checkpoint.latest.resources as Entry[]
+  ).filter((r) => r.type.endsWith(typeSuffix) && pick(r.outputs));
   if (entries.length === 0) throw new Error(`no ${typeSuffix} resource in the checkpoint`);
   const size = (v: unknown) => (v === undefined ? 0 : JSON.stringify(v).length);
   const without = (o: Record<string, unknown>) =>
