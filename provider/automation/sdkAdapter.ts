@@ -16,6 +16,7 @@ import {
   type UpOptions,
   type UpResult,
 } from "@pulumi/pulumi/automation";
+import { constructAdapterProblems } from "../plugin/constructAdapter";
 import { UserError } from "../userError";
 
 /** What the SDK's `up`, `refresh` and `destroy` read from the stack once their CLI command has succeeded. */
@@ -157,6 +158,13 @@ export async function sdkAdapterProblems(): Promise<string[]> {
   if (!sdkGrpcClientOptions() && compareVersions(version, since) >= 0) {
     problems.push(
       `@pulumi/pulumi ${version}: runtime/settings has no grpcClientOptions object (present since ${since}): isolateEngineConnections() would do nothing; update sdkAdapter.ts`,
+    );
+  }
+  // The plugin's Construct runs the SDK's runtime through its internals (plugin/constructAdapter.ts).
+  const missing = constructAdapterProblems();
+  if (missing.length > 0) {
+    problems.push(
+      `@pulumi/pulumi ${version}: ${missing.join(", ")} gone: the plugin's Construct (MessagingControls) would fail; update plugin/constructAdapter.ts`,
     );
   }
   return problems;

@@ -34,7 +34,7 @@ if (engine === "install") {
   process.exit(0);
 }
 if (engine) watchEngineAt(engine);
-serve().then(
+serve(engine).then(
   ({ port }) => process.stdout.write(`${port}\n`),
   (err: unknown) => {
     process.stderr.write(`mgmt plugin: cannot serve: ${err instanceof Error ? err.message : String(err)}\n`);

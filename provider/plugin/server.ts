@@ -5,8 +5,8 @@
  * and DiffConfig with UNIMPLEMENTED. Nothing here loads the root `@pulumi/pulumi`.
  *
  * Served so far: GetPluginInfo, GetSchema, CheckConfig, DiffConfig, Configure, Cancel, the
- * resources' Check, Diff, Create, Read, Update, Delete (resourceCalls.ts) and the functions'
- * Invoke (invokes.ts). Every other call
+ * resources' Check, Diff, Create, Read, Update, Delete (resourceCalls.ts), the functions'
+ * Invoke (invokes.ts) and MessagingControls' Construct (construct.ts). Every other call
  * answers UNIMPLEMENTED naming what works (docs/plugin.md).
  */
 import * as grpc from "@grpc/grpc-js";
@@ -26,6 +26,7 @@ import {
 import { ConfigError, SETTINGS_KEYS, resolveSettings, type SettingName } from "../config";
 import { useConfig } from "../runtime";
 import { UserError } from "../userError";
+import { constructCall } from "./construct";
 import { fromStruct, type Plain } from "./properties";
 import { invokeCalls } from "./invokes";
 import { PACKAGE } from "./pulumiTypes";
@@ -120,7 +121,8 @@ function configure(req: ConfigureRequest): ConfigureResponse {
     .setAcceptoutputs(false);
 }
 
-export function providerServer(): IResourceProviderServer {
+/** `engineAddress`: the engine's, the plugin's first argument; Construct registers with it. */
+export function providerServer(engineAddress?: string): IResourceProviderServer {
   const spec = packageSchema();
   const schema = JSON.stringify(spec);
   const resources = resourceCalls(spec);
@@ -146,19 +148,19 @@ export function providerServer(): IResourceProviderServer {
       ),
     update: unary(resources.update),
     delete: unary((req) => resources.remove(req).then(() => new Empty())),
-    construct: notYet("Construct (MessagingControls)"),
+    construct: unary(constructCall(engineAddress)),
     getMapping: notYet("GetMapping"),
     getMappings: notYet("GetMappings"),
   };
 }
 
 /** Serves on a free loopback port; resolves to the port, which the plugin prints for the engine. */
-export function serve(): Promise<{ port: number; server: grpc.Server }> {
+export function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server }> {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
-  server.addService(ResourceProviderService, providerServer());
+  server.addService(ResourceProviderService, providerServer(engineAddress));
   return new Promise((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
       err ? reject(err) : resolve({ port, server }),

@@ -29,8 +29,8 @@ export interface Run {
   outputs: Record<string, { value: unknown; secret: boolean }>;
 }
 
-export interface FrontDoor {
-  declare(d: Declared): void;
+export interface FrontDoor<D = Declared> {
+  declare(d: D): void;
   up(): Promise<Run>;
   preview(): Promise<Run>;
   refresh(): Promise<Run>;
@@ -100,7 +100,17 @@ outputs:
 const stateOf = (files: string[]) => files.map((f) => readFileSync(f, "utf8")).join("\n");
 
 /** YAML: a Pulumi.yaml in `dir`, driven by the Node Automation API (any project folder works there). */
-export async function yamlDoor(env: TestEnv, dir: string, token: string): Promise<FrontDoor> {
+export function yamlDoor(env: TestEnv, dir: string, token: string): Promise<FrontDoor> {
+  return yamlProgramDoor(env, dir, token, yamlProgram);
+}
+
+/** A YAML front door to another program (`program` writes Pulumi.yaml from what is declared), the plugin installed in `dir`. */
+export async function yamlProgramDoor<D>(
+  env: TestEnv,
+  dir: string,
+  token: string,
+  program: (pluginDir: string, d: D) => string,
+): Promise<FrontDoor<D>> {
   const pluginDir = path.join(dir, ".plugin");
   installPlugin(pluginDir, PLUGIN_MAIN);
   let s: MgmtStack | undefined;
@@ -111,7 +121,7 @@ export async function yamlDoor(env: TestEnv, dir: string, token: string): Promis
     outputs,
   });
   return {
-    declare: (d) => writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(pluginDir, d)),
+    declare: (d) => writeFileSync(path.join(dir, "Pulumi.yaml"), program(pluginDir, d)),
     up: async () => {
       const r = await (await stack()).up();
       return asRun(r.summary.resourceChanges, r.outputs as Run["outputs"]);

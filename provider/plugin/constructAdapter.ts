@@ -1,0 +1,149 @@
+/**
+ * Everything the plugin's Construct relies on that the Pulumi SDK does not publish, in one place.
+ * A component made in the plugin registers itself and its children with the engine's resource
+ * monitor through the SDK's runtime, which must first be pointed at that monitor. The steps are
+ * those of @pulumi/pulumi's own provider server (provider/server.js: `construct` and
+ * `configureRuntime`, SDK 3.248): a fresh local store per call (runtime/state `withLocalStorage`),
+ * `settings.resetOptions` and `awaitFeatureSupport`, `config.setAllConfig`, the inputs through
+ * `deserializeInputs` (secrets and dependencies as Outputs), the state through
+ * `rpc.serializeResourceProperties`, and `settings.waitForRPCs` before answering.
+ *
+ * Every module is required when Construct is called, never on the plugin's load path.
+ * `constructAdapterProblems()` names what a loaded SDK no longer has; sdkAdapterProblems()
+ * (provider/automation/sdkAdapter.ts) reports it, so the matrix of SDK versions checks it too.
+ */
+import type * as Pulumi from "@pulumi/pulumi";
+import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
+import { ConstructResponse, type ConstructRequest } from "@pulumi/pulumi/proto/provider_pb";
+import { UserError } from "../userError";
+
+/** The internal functions used, by module, as the SDK defines them (all marked @internal there, so untyped). */
+interface Internals {
+  settings: {
+    resetOptions(
+      project: string,
+      stack: string,
+      parallel: number,
+      engineAddr: string,
+      monitorAddr: string,
+      preview: boolean,
+      organization: string,
+    ): void;
+    awaitFeatureSupport(): Promise<void>;
+    waitForRPCs(): Promise<void>;
+  };
+  config: { setAllConfig(config: Record<string, string>, secretKeys?: string[]): void };
+  state: { withLocalStorage<T>(run: () => Promise<T>): Promise<T> };
+  server: {
+    deserializeInputs(
+      inputs: Struct | undefined,
+      dependencies: ReturnType<ConstructRequest["getInputdependenciesMap"]>,
+    ): Promise<Record<string, unknown>>;
+  };
+  rpc: {
+    serializeResourceProperties(
+      label: string,
+      props: Record<string, unknown>,
+    ): Promise<[Record<string, JavaScriptValue>, Map<string, Set<Pulumi.Resource>>]>;
+  };
+}
+
+const USED: { [M in keyof Internals]: { module: string; functions: (keyof Internals[M])[] } } = {
+  settings: {
+    module: "@pulumi/pulumi/runtime/settings",
+    functions: ["resetOptions", "awaitFeatureSupport", "waitForRPCs"],
+  },
+  config: { module: "@pulumi/pulumi/runtime/config", functions: ["setAllConfig"] },
+  state: { module: "@pulumi/pulumi/runtime/state", functions: ["withLocalStorage"] },
+  server: { module: "@pulumi/pulumi/provider/server", functions: ["deserializeInputs"] },
+  rpc: { module: "@pulumi/pulumi/runtime/rpc", functions: ["serializeResourceProperties"] },
+};
+
+/** "module.function" for each internal function the loaded SDK lacks. */
+export function constructAdapterProblems(): string[] {
+  return Object.values(USED).flatMap(({ module, functions }) => {
+    const loaded: Record<string, unknown> = require(module);
+    return functions.filter((f) => typeof loaded[String(f)] !== "function").map((f) => `${module}.${String(f)}`);
+  });
+}
+
+function internals(): Internals {
+  const missing = constructAdapterProblems();
+  if (missing.length > 0)
+    throw new UserError(
+      `mgmt plugin: MessagingControls cannot be constructed with this @pulumi/pulumi (it lacks ${missing.join(", ")}): install the @pulumi/pulumi version pulumi-mgmt depends on`,
+    );
+  return {
+    settings: require(USED.settings.module),
+    config: require(USED.config.module),
+    state: require(USED.state.module),
+    server: require(USED.server.module),
+    rpc: require(USED.rpc.module),
+  };
+}
+
+/** What a component made by `build` gives back: its URN and its outputs (Inputs, serialized by the SDK). */
+export interface Built {
+  urn: Pulumi.Output<string>;
+  state: Record<string, unknown>;
+}
+
+/**
+ * The component options the engine sends that the plugin's component honours: its parent, its
+ * explicit providers, its dependencies and protect. The SDK's server builds the same from these
+ * fields (and more: aliases, hooks, timeouts, which a MessagingControls does not take).
+ */
+function componentOptions(pulumi: typeof Pulumi, req: ConstructRequest): Pulumi.ComponentResourceOptions {
+  const providers: Record<string, Pulumi.ProviderResource> = {};
+  req.getProvidersMap().forEach((ref, pkg) => (providers[pkg] = new pulumi.DependencyProviderResource(ref)));
+  return {
+    parent: req.getParent() ? new pulumi.DependencyResource(req.getParent()) : undefined,
+    providers,
+    dependsOn: req.getDependenciesList().map((urn) => new pulumi.DependencyResource(urn)),
+    protect: req.getProtect(),
+  };
+}
+
+/**
+ * Runs `build` as a program of the engine that sent `req` (its monitor, project, stack, preview
+ * flag and config), with the component's inputs as the SDK deserializes them and its options, and
+ * answers once every registration it started is done.
+ */
+export function constructWithRuntime(
+  pulumi: typeof Pulumi,
+  engineAddress: string,
+  req: ConstructRequest,
+  build: (inputs: Record<string, unknown>, opts: Pulumi.ComponentResourceOptions) => Built,
+): Promise<ConstructResponse> {
+  const sdk = internals();
+  return sdk.state.withLocalStorage(async () => {
+    sdk.settings.resetOptions(
+      req.getProject(),
+      req.getStack(),
+      req.getParallel(),
+      engineAddress,
+      req.getMonitorendpoint(),
+      req.getDryrun(),
+      req.getOrganization(),
+    );
+    await sdk.settings.awaitFeatureSupport();
+    const config: Record<string, string> = {};
+    req.getConfigMap().forEach((value, key) => (config[key] = value));
+    sdk.config.setAllConfig(config, req.getConfigsecretkeysList());
+    const inputs = await sdk.server.deserializeInputs(req.getInputs(), req.getInputdependenciesMap());
+    const built = build(inputs, componentOptions(pulumi, req));
+    const res = new ConstructResponse();
+    res.setUrn(await new Promise<string>((resolve) => built.urn.apply(resolve)));
+    const [state, dependencies] = await sdk.rpc.serializeResourceProperties(
+      `construct(${req.getType()}, ${req.getName()})`,
+      built.state,
+    );
+    for (const [key, resources] of dependencies) {
+      const urns = await Promise.all([...resources].map((r) => new Promise<string>((resolve) => r.urn.apply(resolve))));
+      res.getStatedependenciesMap().set(key, new ConstructResponse.PropertyDependencies().setUrnsList(urns));
+    }
+    res.setState(Struct.fromJavaScript(state));
+    await sdk.settings.waitForRPCs();
+    return res;
+  });
+}
