@@ -31,6 +31,7 @@ import type { Action } from "./converge";
 import { convergeFenced } from "./fencedRun";
 import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, fleetClient, isDead } from "./fence";
 import { Liveness } from "./liveness";
+import "./pgRetries";
 import { checkTenants, TENANT_PROJECT, type Tenant } from "./tenant";
 import { UserError } from "../userError";
 
