@@ -33,7 +33,15 @@ interface Internals {
     waitForRPCs(): Promise<void>;
   };
   config: { setAllConfig(config: Record<string, string>, secretKeys?: string[]): void };
-  state: { withLocalStorage<T>(run: () => Promise<T>): Promise<T> };
+  /**
+   * A fresh store per call: `withLocalStorage` since about SDK 3.150; before it, the same thing
+   * spelled out (`asyncLocalStorage.run(new LocalStore(), ...)`, as SDK 3.139's server does).
+   */
+  state: {
+    withLocalStorage?<T>(run: () => Promise<T>): Promise<T>;
+    asyncLocalStorage?: { run<T>(store: unknown, run: () => Promise<T>): Promise<T> };
+    LocalStore?: new () => unknown;
+  };
   server: {
     deserializeInputs(
       inputs: Struct | undefined,
@@ -54,17 +62,28 @@ const USED: { [M in keyof Internals]: { module: string; functions: (keyof Intern
     functions: ["resetOptions", "awaitFeatureSupport", "waitForRPCs"],
   },
   config: { module: "@pulumi/pulumi/runtime/config", functions: ["setAllConfig"] },
-  state: { module: "@pulumi/pulumi/runtime/state", functions: ["withLocalStorage"] },
+  state: { module: "@pulumi/pulumi/runtime/state", functions: [] },
   server: { module: "@pulumi/pulumi/provider/server", functions: ["deserializeInputs"] },
   rpc: { module: "@pulumi/pulumi/runtime/rpc", functions: ["serializeResourceProperties"] },
 };
 
 /** "module.function" for each internal function the loaded SDK lacks. */
 export function constructAdapterProblems(): string[] {
-  return Object.values(USED).flatMap(({ module, functions }) => {
+  const missing = Object.values(USED).flatMap(({ module, functions }) => {
     const loaded: Record<string, unknown> = require(module);
     return functions.filter((f) => typeof loaded[String(f)] !== "function").map((f) => `${module}.${String(f)}`);
   });
+  if (!localStore(require(USED.state.module))) missing.push(`${USED.state.module}.withLocalStorage`);
+  return missing;
+}
+
+/** Runs a call in a store of its own, as the SDK's server does; undefined when this SDK has neither way. */
+function localStore(state: Internals["state"]): (<T>(run: () => Promise<T>) => Promise<T>) | undefined {
+  if (typeof state.withLocalStorage === "function") return state.withLocalStorage.bind(state);
+  const { asyncLocalStorage, LocalStore } = state;
+  if (asyncLocalStorage && typeof LocalStore === "function")
+    return (run) => asyncLocalStorage.run(new LocalStore(), run);
+  return undefined;
 }
 
 function internals(): Internals {
@@ -116,7 +135,7 @@ export function constructWithRuntime(
   build: (inputs: Record<string, unknown>, opts: Pulumi.ComponentResourceOptions) => Built,
 ): Promise<ConstructResponse> {
   const sdk = internals();
-  return sdk.state.withLocalStorage(async () => {
+  return localStore(sdk.state)!(async () => {
     sdk.settings.resetOptions(
       req.getProject(),
       req.getStack(),
