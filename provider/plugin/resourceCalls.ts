@@ -125,7 +125,11 @@ export function resourceCalls(schema: PackageSchema) {
     return new CheckResponse()
       .setInputs(toStruct(result.inputs ?? news, union(secretKeys, r.secretInputs)))
       .setFailuresList(
-        (result.failures ?? []).map((f) => new CheckFailure().setProperty(f.property).setReason(f.reason)),
+        // A failure of a setting (mgmt:baseUrl) names no input: the engine then prints the reason
+        // as the resource's problem, not as "property mgmt:baseUrl value {<nil>}".
+        (result.failures ?? []).map((f) =>
+          new CheckFailure().setProperty(r.inputKeys.includes(f.property) ? f.property : "").setReason(f.reason),
+        ),
       );
   }
 

@@ -3,12 +3,19 @@
  * plugin serves Check, Diff, Create, Read, Update and Delete through the dynamic resources' own
  * providers, with secrets wrapped both ways and unknowns in previews. No Pulumi engine runs.
  */
-import { DiffResponse, PropertyDiff } from "@pulumi/pulumi/proto/provider_pb";
+import {
+  CheckRequest,
+  ConfigureRequest,
+  DiffResponse,
+  PropertyDiff,
+  type CheckResponse,
+  type ConfigureResponse,
+} from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
-import { stopPlugins } from "../support/pluginProcess";
-import { ENGINE_UNKNOWN, PluginRun, secret, struct } from "../support/pluginCalls";
+import { pluginClient, promised, startPlugin, stopPlugins } from "../support/pluginProcess";
+import { ENGINE_UNKNOWN, PluginRun, secret, struct, urnOf } from "../support/pluginCalls";
 
 const TYPE = "SearchIndex";
 let emu: RunningEmulator;
@@ -109,4 +116,29 @@ test("SearchIndex: a name left out is drawn once, from the engine's seed, and ke
   const first = plain((await check({ region: "eu-west-1", type: "free" })).getInputs());
   expect(first.autoName).toMatch(/^docs-[0-9a-f]{8}$/);
   expect(first.name).toBe(first.autoName);
+});
+
+test("a setting missing (no mgmt:baseUrl) fails Check with no property: the engine shows the reason as the resource's problem, in one line", async () => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("MGMT_")));
+  const client = pluginClient((await startPlugin([], env)).port);
+  await promised<ConfigureResponse>((cb) => client.configure(new ConfigureRequest(), cb));
+  const res = await promised<CheckResponse>((cb) =>
+    client.check(
+      new CheckRequest()
+        .setUrn(urnOf(TYPE, "docs"))
+        .setName("docs")
+        .setNews(struct({ name: "docs", region: "eu-west-1", type: "free" }))
+        .setRandomseed(new Uint8Array(32)),
+      cb,
+    ),
+  );
+  client.close();
+  expect(res.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+    [
+      "",
+      expect.stringMatching(
+        /^mgmt:baseUrl is not set \(needed to reach the management API\): run `pulumi config set mgmt:baseUrl/,
+      ),
+    ],
+  ]);
 });
