@@ -13,7 +13,7 @@ import { functionsUseProviderConfig } from "../resources/programClient";
 import { checkWith } from "../resources/validation";
 import { InternalError, UserError } from "../userError";
 import { PLUGIN_FUNCTIONS } from "./functions";
-import { SECRET_SIG, SIG_KEY, fromStruct, toStruct } from "./properties";
+import { SECRET_SIG, SIG_KEY, fromStruct, present, toStruct } from "./properties";
 import { token, type PropertySpec, type TypeSpec } from "./pulumiTypes";
 import type { PackageSchema } from "./schema";
 
@@ -52,8 +52,7 @@ export function invokeCalls(schema: PackageSchema) {
         `mgmt plugin: no function "${req.getTok()}"; the functions are ${[...functions.keys()].join(", ")}`,
       );
     const { values, secretKeys } = fromStruct(req.getArgs());
-    // Top-level nulls are absent arguments (zod's optional fields take no null).
-    const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+    const args = present(values);
     const checked = checkWith(f.args, args);
     if (checked.failures?.length)
       return new InvokeResponse().setFailuresList(

@@ -35,6 +35,11 @@ export function fromStruct(struct: Struct | undefined): { values: Record<string,
   return { values, secretKeys };
 }
 
+/** Top-level nulls are absent values (zod's optional fields take no null): what the providers and functions get. */
+export function present(values: Record<string, Plain>): Record<string, Plain> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+}
+
 /** A value as a Struct can hold it: `undefined` fields dropped (a provider's optional outputs). */
 function defined(value: unknown): Plain {
   return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Plain);

@@ -32,7 +32,7 @@ import { messagingQueueProvider } from "../resources/messagingQueue/provider";
 import { searchIndexProvider } from "../resources/searchIndex/provider";
 import { UNKNOWN } from "../resources/validation";
 import { UserError } from "../userError";
-import { fromStruct, toStruct, type Plain } from "./properties";
+import { fromStruct, present, toStruct, type Plain } from "./properties";
 import { token } from "./pulumiTypes";
 import { PLUGIN_RESOURCES } from "./resources";
 import type { PackageSchema } from "./schema";
@@ -70,11 +70,6 @@ const secretKeysOf = (props: PackageSchema["resources"][string]["properties"]) =
 function typeOf(urn: string): string {
   const type = urn.split("::")[2] ?? "";
   return type.slice(type.lastIndexOf("$") + 1);
-}
-
-/** Top-level nulls are absent values (zod's optional fields take no null). */
-function present(values: Record<string, Plain>): Record<string, Plain> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
 }
 
 const union = (...sets: ReadonlySet<string>[]) => new Set(sets.flatMap((s) => [...s]));
