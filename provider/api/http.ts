@@ -8,9 +8,14 @@
  * - answers are read whole below the retry handler (`wholeAnswers`), so that an answer whose body
  *   stalls or breaks off is one more failure for the same retry policy, never a half-read answer;
  * - a per-attempt timeout (connect, headers, body) and a total timeout per operation.
+ *
+ * undici (about 110 modules) is required with the first request, not imported: the `mgmt` plugin
+ * starts on every engine run and serves checks and diffs, which send nothing
+ * (test/unit/pluginServer.test.ts checks what its start loads).
  */
 import { Buffer } from "node:buffer";
-import { Pool, interceptors, type Dispatcher } from "undici";
+import type * as Undici from "undici";
+import type { Dispatcher, Pool, interceptors } from "undici";
 import type { RetryClass } from "./endpoints";
 import { MgmtError } from "../userError";
 
@@ -191,6 +196,7 @@ function dispatcherFor(origin: string, retry: RetryClass, t: Transport): Dispatc
   if (!dispatcher) {
     // One pool per origin, whatever the retry class, so that all calls share its connections.
     const poolKey = `${origin} ${t.connectTimeoutMs}`;
+    const { Pool, interceptors } = require("undici") as typeof Undici;
     const pool = (pools.get(poolKey) ??
       pools
         .set(

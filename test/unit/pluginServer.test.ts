@@ -1,5 +1,5 @@
 /**
- * The `mgmt` plugin process (provider/plugin/main.ts, compiled): it loads no root @pulumi/pulumi,
+ * The `mgmt` plugin process (provider/plugin/main.ts, compiled): it loads no root @pulumi/pulumi and no HTTP client,
  * prints its port, answers the protocol's configuration calls as documented, keeps secrets secret
  * and exits when its engine is gone.
  */
@@ -35,7 +35,7 @@ import {
 
 afterAll(stopPlugins);
 
-test("loading the plugin's entry loads no root @pulumi/pulumi", async () => {
+test("loading the plugin's entry loads no root @pulumi/pulumi, and no HTTP client before the first request", async () => {
   const probe = `process.argv.splice(2); require(${JSON.stringify(MAIN)}); setTimeout(() => { console.log(JSON.stringify(Object.keys(require.cache))); process.exit(0); }, 500);`;
   const child = track(spawn(process.execPath, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] }));
   let out = "";
@@ -55,9 +55,22 @@ test("loading the plugin's entry loads no root @pulumi/pulumi", async () => {
     expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "resources", r, "provider.js")))).toBe(true);
   // And the functions the TypeScript package exports, which serve the invokes (their Output forms require the SDK only when called).
   expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "functions", "getSearchIndex.js")))).toBe(true);
+  // Of the SDK, the protocol's generated messages and runtime/rpc.js (the engine's sentinels,
+  // imported rather than re-declared: it brings OpenTelemetry and semver); never its root.
+  const pkg = (f: string) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f)?.[1].replace(/\\/g, "/");
   expect(
     loaded.filter((f) => /@pulumi[\\/]pulumi[\\/](index|runtime[\\/]index|dynamic[\\/]index)\.js$/.test(f)),
   ).toEqual([]);
+  // No other package: undici comes with the first request (api/http.ts).
+  expect([...new Set(loaded.map(pkg).filter((p) => p !== undefined))].sort()).toEqual([
+    "@grpc/grpc-js",
+    "@js-sdsl/ordered-map",
+    "@opentelemetry/api",
+    "@pulumi/pulumi",
+    "google-protobuf",
+    "semver",
+    "zod",
+  ]);
 });
 
 describe("the protocol", () => {
