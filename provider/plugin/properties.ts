@@ -40,6 +40,17 @@ export function present(values: Record<string, Plain>): Record<string, Plain> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
 }
 
+/**
+ * A resource's recorded values (its old inputs or outputs) as its provider gets them: present, and
+ * without `__provider`. A resource moved from the dynamic resources to the plugin (by an alias of
+ * its dynamic type: docs/plugin.md) keeps the dynamic provider's `__provider` in its outputs until
+ * the plugin's first read or update of it, which then leaves it out.
+ */
+export function recorded(values: Record<string, Plain>): Record<string, Plain> {
+  const { __provider: _dynamicOnly, ...rest } = present(values);
+  return rest;
+}
+
 /** A value as a Struct can hold it: `undefined` fields dropped (a provider's optional outputs). */
 function defined(value: unknown): Plain {
   return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Plain);

@@ -32,7 +32,7 @@ import { messagingQueueProvider } from "../resources/messagingQueue/provider";
 import { searchIndexProvider } from "../resources/searchIndex/provider";
 import { UNKNOWN } from "../resources/validation";
 import { UserError } from "../userError";
-import { fromStruct, present, toStruct, type Plain } from "./properties";
+import { fromStruct, present, recorded, toStruct, type Plain } from "./properties";
 import { token } from "./pulumiTypes";
 import { PLUGIN_RESOURCES } from "./resources";
 import type { PackageSchema } from "./schema";
@@ -109,7 +109,7 @@ export function resourceCalls(schema: PackageSchema) {
 
   async function check(req: CheckRequest): Promise<CheckResponse> {
     const r = resourceOf(req.getUrn());
-    const olds = present(fromStruct(req.getOlds()).values);
+    const olds = recorded(fromStruct(req.getOlds()).values);
     const { values, secretKeys } = fromStruct(req.getNews());
     const news: Record<string, unknown> = present(values);
     // What the dynamic resources' classes fill in before their `check`: the generated name, the resource's own name.
@@ -130,14 +130,14 @@ export function resourceCalls(schema: PackageSchema) {
 
   async function diff(req: DiffRequest): Promise<DiffResponse> {
     const r = resourceOf(req.getUrn());
-    const olds = present(fromStruct(req.getOlds()).values);
+    const olds = recorded(fromStruct(req.getOlds()).values);
     const news = present(fromStruct(req.getNews()).values);
     const result = r.provider.diff ? await r.provider.diff(req.getId(), olds, news) : { changes: !same(olds, news) };
     const replaces = result.replaces ?? [];
     // The user's inputs that differ from the last ones (the engine sends them; else what is stored): the detailed
     // diff the engine shows, each an update or a replacement. Not the inputs `check` fills in (`before`,
     // `resourceName`), nor an output the service reports for an input left out (an account's plan).
-    const oldInputs = req.hasOldInputs() ? present(fromStruct(req.getOldInputs()).values) : olds;
+    const oldInputs = req.hasOldInputs() ? recorded(fromStruct(req.getOldInputs()).values) : olds;
     const changed = result.changes === false ? [] : r.inputKeys.filter((k) => !same(oldInputs[k], news[k]));
     const res = new DiffResponse()
       .setChanges(
@@ -178,7 +178,7 @@ export function resourceCalls(schema: PackageSchema) {
     const r = resourceOf(req.getUrn());
     const { values, secretKeys } = fromStruct(req.getProperties());
     const result = r.provider.read
-      ? await r.provider.read(req.getId(), present(values))
+      ? await r.provider.read(req.getId(), recorded(values))
       : { id: req.getId(), props: values };
     // No id: the object is gone (the provider already applied the identity guard, identity.ts).
     if (!result.id) return new ReadResponse().setId("");
@@ -196,15 +196,17 @@ export function resourceCalls(schema: PackageSchema) {
     const news = fromStruct(req.getNews());
     const secrets = union(olds.secretKeys, news.secretKeys, r.secretOutputs);
     if (req.getPreview())
-      return new UpdateResponse().setProperties(toStruct({ ...olds.values, ...present(news.values) }, secrets));
+      return new UpdateResponse().setProperties(
+        toStruct({ ...recorded(olds.values), ...present(news.values) }, secrets),
+      );
     if (!r.provider.update) throw new UserError(`mgmt plugin: ${typeOf(req.getUrn())} changes only by replacement`);
-    const { outs } = await r.provider.update(req.getId(), present(olds.values), present(news.values));
+    const { outs } = await r.provider.update(req.getId(), recorded(olds.values), present(news.values));
     return new UpdateResponse().setProperties(toStruct(outs ?? {}, secrets));
   }
 
   async function remove(req: DeleteRequest): Promise<void> {
     const r = resourceOf(req.getUrn());
-    if (r.provider.delete) await r.provider.delete(req.getId(), present(fromStruct(req.getProperties()).values));
+    if (r.provider.delete) await r.provider.delete(req.getId(), recorded(fromStruct(req.getProperties()).values));
   }
 
   return { check, diff, create, read, update, remove };
