@@ -9,8 +9,10 @@ import { resolveSettings } from "../config";
 import { keyId } from "../resources/flowControlKey/schema";
 import { queueId } from "../resources/messagingQueue/schema";
 
-const OUR_TYPES = "pulumi-nodejs:dynamic/mgmt:";
-const SEARCH_INDEX_TYPE = `${OUR_TYPES}SearchIndex`;
+/** This package's resources in state: as dynamic resources, and through the `mgmt` plugin (the fleet's tenants). */
+const OUR_TYPES = ["pulumi-nodejs:dynamic/mgmt:", "mgmt:index:"];
+const kindOf = (type: string): string | undefined =>
+  OUR_TYPES.some((prefix) => type.startsWith(prefix)) ? type.slice(type.lastIndexOf(":") + 1) : undefined;
 
 /**
  * Resources that take over an object rather than create one, by id: `check` recorded in their
@@ -18,11 +20,11 @@ const SEARCH_INDEX_TYPE = `${OUR_TYPES}SearchIndex`;
  * interrupted run changed.
  */
 const TAKEN_OVER: Record<string, (inputs: Record<string, string>) => string> = {
-  [`${OUR_TYPES}FlowControlKey`]: (i) => keyId({ region: i.region, key: i.key }),
-  [`${OUR_TYPES}MessagingQueue`]: (i) => queueId({ region: i.region, queue: i.queue }),
-  [`${OUR_TYPES}MessagingBudget`]: (i) => i.accountId,
-  [`${OUR_TYPES}MessagingAccount`]: (i) => i.accountId,
-  [`${OUR_TYPES}DatabaseBudget`]: (i) => i.databaseId,
+  FlowControlKey: (i) => keyId({ region: i.region, key: i.key }),
+  MessagingQueue: (i) => queueId({ region: i.region, queue: i.queue }),
+  MessagingBudget: (i) => i.accountId,
+  MessagingAccount: (i) => i.accountId,
+  DatabaseBudget: (i) => i.databaseId,
 };
 
 interface PendingOperation {
@@ -88,7 +90,7 @@ function provenIndex(
 export async function recoverPendingCreates(stack: Stack): Promise<RecoveryReport> {
   const exported = await stack.exportStack();
   const pending = ((exported.deployment.pending_operations ?? []) as PendingOperation[]).filter(
-    (op) => op.type === "creating" && op.resource.type.startsWith(OUR_TYPES),
+    (op) => op.type === "creating" && kindOf(op.resource.type) !== undefined,
   );
   const report: RecoveryReport = { imported: [], cleared: [], unproven: [] };
   if (pending.length === 0) return report;
@@ -97,7 +99,7 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
   const client = new MgmtClient(
     resolveSettings((key) => config[key]?.value, { ...process.env, ...stack.workspace.envVars }),
   );
-  const existing = pending.some((op) => op.resource.type === SEARCH_INDEX_TYPE)
+  const existing = pending.some((op) => kindOf(op.resource.type) === "SearchIndex")
     ? await client.searchIndexes.list()
     : [];
 
@@ -108,7 +110,8 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
       keep.push(op);
       continue;
     }
-    const takenOver = TAKEN_OVER[op.resource.type];
+    const kind = kindOf(op.resource.type);
+    const takenOver = kind ? TAKEN_OVER[kind] : undefined;
     const inputs = op.resource.inputs ?? {};
     if (takenOver && inputs.before !== undefined) {
       // Imported with how the object was found: the refresh below works out what the run changed.
@@ -121,14 +124,14 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
       });
       continue;
     }
-    const found = op.resource.type === SEARCH_INDEX_TYPE ? provenIndex(inputs, existing) : undefined;
+    const found = kind === "SearchIndex" ? provenIndex(inputs, existing) : undefined;
     if (found === "unproven") {
       const name = String(inputs.name);
       report.unproven.push({ urn: op.resource.urn, id: existing.find((i) => i.name === name)!.id, name });
     } else if (found) {
-      // The dynamic provider host finds its code in the outputs' __provider, which a create that
-      // never answered has not written: the recorded inputs carry it (and name and region) until
-      // the refresh below reads the real outputs. Appended last, after its parent and provider.
+      // The recorded inputs stand for the outputs (name and region; for a dynamic resource the
+      // __provider its host finds its code in, which a create that never answered has not
+      // written) until the refresh below reads the real ones. Appended last, after its parent and provider.
       resources.push({ ...op.resource, id: found.id, outputs: { ...inputs } });
       report.imported.push({ urn: op.resource.urn, id: found.id, name: found.name });
     } else {

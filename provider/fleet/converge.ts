@@ -12,6 +12,7 @@ import { recoverPendingCreates } from "../automation/recovery";
 import { alive } from "./processes";
 import { settleStackLock } from "./stackLock";
 import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
+import { useTenantPlugin } from "./tenantResources";
 
 export type Action = "converge" | "destroy" | "drift";
 
@@ -209,6 +210,7 @@ export async function converge(
         ...(o.boundCli ? { boundCli: true } : {}),
       });
       const { stack } = tenant;
+      await useTenantPlugin(stack.workspace, workDir);
       if (o.recover && attempt === 1) {
         // A fenced run has settled Pulumi's lock under its fence (fencedRun.ts). Without a fence,
         // a lock is provably a dead run's only when it names this machine and a process that is gone.

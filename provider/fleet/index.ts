@@ -4,6 +4,7 @@
  * `startWorker`, `status`; the `mgmt-fleet` command), one update per stack ever (fence.ts).
  */
 export { checkTenants, readTenants, tenantProgram, tenantStack, TENANT_PROJECT, type Tenant } from "./tenant";
+export { useTenantPlugin } from "./tenantResources";
 export { converge, type Action, type Drift, type RunOptions, type TenantResult } from "./converge";
 export { FenceBusyError, takeFence, type Fence } from "./fence";
 export { convergeFenced, type FencedRunOptions } from "./fencedRun";

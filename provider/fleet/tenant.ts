@@ -6,9 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { FlowControlKey } from "../resources/flowControlKey/flowControlKey";
-import { SearchIndex } from "../resources/searchIndex/searchIndex";
 import { UserError } from "../userError";
+import { TenantFlowControlKey, TenantSearchIndex } from "./tenantResources";
 
 /** The Pulumi project of every tenant stack. */
 export const TENANT_PROJECT = "tenants";
@@ -88,15 +87,16 @@ export function checkTenants(raw: unknown, file: string): Tenant[] {
 }
 
 /**
- * The program of every tenant's stack: a search index and its flow control policy. The index is
+ * The program of every tenant's stack: a search index and its flow control policy, through the
+ * `mgmt` plugin (tenantResources.ts: the CLI must find it, tenantPluginEnv). The index is
  * auto-named (`<tenant>-search-<8 hex>`): a name drawn for this resource is proof that an index
  * under it is this stack's, so a create cut short by a dead worker is imported on the next run
  * (automation/recovery.ts) instead of being refused as someone else's.
  */
 export function tenantProgram(t: Tenant) {
   return async () => {
-    const index = new SearchIndex(`${t.id}-search`, { region: t.searchRegion, type: t.plan });
-    new FlowControlKey("policy", { region: t.messagingRegion, key: t.flowControlKey, pin: t.pin });
+    const index = new TenantSearchIndex(`${t.id}-search`, { region: t.searchRegion, type: t.plan });
+    new TenantFlowControlKey("policy", { region: t.messagingRegion, key: t.flowControlKey, pin: t.pin });
     return { indexName: index.name, indexId: index.id, endpoint: index.endpoint };
   };
 }

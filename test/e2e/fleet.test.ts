@@ -13,6 +13,7 @@ import { isDead, takeFence, workerLockName } from "../../provider/fleet/fence";
 import { status } from "../../provider/fleet/queue";
 import { convergeFenced } from "../../provider/fleet/fencedRun";
 import { tenantProgram, TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
+import { useTenantPlugin } from "../../provider/fleet/tenantResources";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { fleetRunProcesses } from "../support/processes";
@@ -691,6 +692,7 @@ test(
       passphrase: PASSPHRASE,
       offline: true,
     });
+    await useTenantPlugin(person.stack.workspace, path.join(work, "person-m1"));
     const personUp = person.up();
     await env.emu.emulator.controls.heldRequests(1);
     await finished(fleet(["submit", tenantsFile("m1", [{ id: "m1" }])]));

@@ -1,10 +1,16 @@
 /**
- * A stack of dynamic resources moves to the `mgmt` plugin (issue 37 item 9: the fleet's tenant
- * stacks, should they move): the same program through the plugin, each resource aliased to its
- * dynamic type, is no replacement and no API write, and the plugin manages what it took over.
+ * The fleet's tenant stacks move from the dynamic resources to the `mgmt` plugin (issue 37 item
+ * 9): a stack written by the earlier tenant program (dynamic resources), run by the tenant program
+ * of now (provider/fleet/tenantResources.ts: the plugin, each resource aliased to its dynamic
+ * type), is no replacement and no API write, and the plugin manages what it took over.
  */
-import { dynamicDoor, pluginDoor, type Kind } from "../support/resourceDoors";
-import { declaring, exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { FlowControlKey, SearchIndex } from "../../provider";
+import { tenantProgram, type Tenant } from "../../provider/fleet/tenant";
+import { useTenantPlugin } from "../../provider/fleet/tenantResources";
+import { exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -12,41 +18,47 @@ beforeAll(async () => {
 });
 afterAll(() => env.cleanup());
 
-test("the tenant program's resources move from the dynamic resources to the plugin with no replacement and no API write", async () => {
+/** The tenant program as the dynamic resources declared it, before the move. */
+const dynamicTenantProgram = (t: Tenant) => async () => {
+  const index = new SearchIndex(`${t.id}-search`, { region: t.searchRegion, type: t.plan });
+  new FlowControlKey("policy", { region: t.messagingRegion, key: t.flowControlKey, pin: t.pin });
+  return { indexName: index.name, indexId: index.id, endpoint: index.endpoint };
+};
+
+test("a tenant stack of the dynamic resources moves to the plugin with no replacement and no API write", async () => {
   const { token, account } = freshMessagingAccount(env);
-  const plugin = pluginDoor();
-  let door = dynamicDoor;
-  const aliased = (kind: Kind) => (door === plugin ? { aliases: [{ type: dynamicDoor.type(kind) }] } : {});
-  // The fleet's tenant program (provider/fleet/tenant.ts): an auto-named index and a pinned key.
+  const tenant: Tenant = {
+    id: "t1",
+    plan: "free",
+    searchRegion: "eu-west-1",
+    messagingRegion: "eu-central-1",
+    flowControlKey: "t1",
+    pin: { parallelism: 4 },
+  };
+  let program = dynamicTenantProgram(tenant);
+  const workDir = mkdtempSync(path.join(tmpdir(), "mgmt-move-"));
   const s = await env.stack({
-    program: async () =>
-      declaring(() => {
-        door.declare("SearchIndex", "t1-search", { region: "eu-west-1", type: "free" }, aliased("SearchIndex"));
-        door.declare(
-          "FlowControlKey",
-          "policy",
-          { region: "eu-central-1", key: "t1", pin: { parallelism: 4 } },
-          aliased("FlowControlKey"),
-        );
-      }),
-    envVars: plugin.envVars,
+    program: () => program(),
+    workDir,
     mgmt: { messagingToken: token },
   });
-  await s.up();
+  await useTenantPlugin(s.stack.workspace, workDir);
+  const before = (await s.up()).outputs;
   const [index] = await env.client.searchIndexes.list();
-  const before = await s.stack.exportStack();
+  expect(JSON.stringify((await s.stack.exportStack()).deployment)).toContain("__provider");
 
-  door = plugin;
+  program = tenantProgram(tenant);
   env.emu.resetLog();
-  const preview = await s.stack.preview();
-  expect(preview.changeSummary).toEqual({ same: 3 });
+  expect((await s.stack.preview()).changeSummary).toEqual({ same: 3 });
   const up = await s.up();
   expect(up.summary.resourceChanges).toEqual({ same: 3 });
+  expect(up.outputs).toEqual(before);
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
-
   const [moved] = await exported(s, "mgmt:index:SearchIndex");
   expect(moved.id).toBe(index.id);
   expect(await exported(s, "mgmt:index:FlowControlKey")).toHaveLength(1);
+  expect(await exported(s, "pulumi-nodejs:dynamic/mgmt:SearchIndex")).toEqual([]);
+
   // A "same" step keeps the old outputs: the dynamic provider's `__provider` stays until the
   // plugin's first read, which leaves it out (properties.ts recorded), and writes nothing.
   await s.refresh();

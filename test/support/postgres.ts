@@ -64,7 +64,7 @@ export function startPostgres(): TestPostgres {
           throw new Error(`unexpected state of ${r.key}: ${JSON.stringify(checkpoint).slice(0, 300)}`);
         const resources = checkpoint.checkpoint.latest.resources ?? [];
         byStack[path.basename(r.key, ".json")] = resources
-          .filter((x) => x.type === "pulumi-nodejs:dynamic/mgmt:SearchIndex")
+          .filter((x) => x.type === "mgmt:index:SearchIndex")
           .map((x) => x.id!);
       }
       return byStack;

@@ -1,0 +1,70 @@
+/**
+ * The tenant program's resources, declared through the `mgmt` plugin rather than as dynamic
+ * resources: the same providers serve them (provider/plugin/resourceCalls.ts), and a tenant's
+ * engine run then starts the plugin (about 360 modules) instead of the dynamic provider host
+ * (about 790), and its state holds no `__provider`. docs/benchmarks.md has the figures.
+ *
+ * Each is aliased to its dynamic type, so that a tenant stack written by an earlier version moves
+ * with no replacement and no API write (test/e2e/pluginMove.test.ts).
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import type { ProjectSettings, Workspace } from "@pulumi/pulumi/automation";
+import { installPlugin } from "../plugin/install";
+import { PACKAGE, token } from "../plugin/pulumiTypes";
+
+/** The type Pulumi's dynamic resources gave these before (`pulumi-nodejs:dynamic/<module>:<name>`). */
+const dynamicType = (name: string) => `pulumi-nodejs:dynamic/mgmt:${name}`;
+const movedFromDynamic = (name: string, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
+  ...opts,
+  aliases: [...(opts?.aliases ?? []), { type: dynamicType(name) }],
+});
+
+/** A search index of a tenant: the inputs the tenant program gives, the outputs it exports. */
+export class TenantSearchIndex extends pulumi.CustomResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly endpoint: pulumi.Output<string>;
+  constructor(name: string, args: { region: string; type: string }, opts?: pulumi.CustomResourceOptions) {
+    super(
+      token("SearchIndex"),
+      name,
+      { ...args, name: undefined, endpoint: undefined },
+      movedFromDynamic("SearchIndex", opts),
+    );
+  }
+}
+
+/** The flow control key of a tenant, and the limits pinned on it. */
+export class TenantFlowControlKey extends pulumi.CustomResource {
+  constructor(
+    name: string,
+    args: { region: string; key: string; pin?: Record<string, unknown> },
+    opts?: pulumi.CustomResourceOptions,
+  ) {
+    super(token("FlowControlKey"), name, args, movedFromDynamic("FlowControlKey", opts));
+  }
+}
+
+/** Pulumi.yaml's `plugins` section, which the Automation API's ProjectSettings type leaves out. */
+type WithPlugins = ProjectSettings & { plugins?: { providers?: { name: string; path: string; version?: string }[] } };
+
+/**
+ * Makes the Pulumi CLI of a tenant's stack find the plugin: its launcher, written into
+ * `<workDir>/.mgmt-plugin` (the tenant's own folder, never one another user could have placed) at
+ * each run (so that it names this package's plugin after an upgrade), named in the project's
+ * `plugins.providers`. (On PATH the engine would find it too, but warn at every run that it uses a
+ * plugin from $PATH.) The plugin is found by the package's name, as the dynamic provider host
+ * finds the providers' code.
+ */
+export async function useTenantPlugin(workspace: Workspace, workDir: string): Promise<void> {
+  const dir = path.join(workDir, ".mgmt-plugin");
+  mkdirSync(dir, { recursive: true });
+  installPlugin(dir, require.resolve("pulumi-mgmt/internal/plugin/main"));
+  const settings: WithPlugins = await workspace.projectSettings();
+  const others = (settings.plugins?.providers ?? []).filter((p) => p.name !== PACKAGE);
+  const ours = settings.plugins?.providers?.find((p) => p.name === PACKAGE);
+  if (ours?.path === dir && ours.version === undefined) return;
+  const plugins = { ...settings.plugins, providers: [...others, { name: PACKAGE, path: dir }] };
+  await workspace.saveProjectSettings({ ...settings, plugins } as WithPlugins);
+}
