@@ -11,9 +11,14 @@
  * from the submit until every tenant is converged. The runs of one configuration are interleaved
  * with the others so machine noise spreads over all of them. Commands run as a user runs them: the
  * installed package's bin. Writes the "fleet" section of docs/benchmarks.md.
+ *
+ * Before and after: BENCH_FLEET_BEFORE names another build's installed package (the folder of its
+ * `pulumi-mgmt`, e.g. `<older checkout>/node_modules/pulumi-mgmt` after its `scripts/setup.sh`),
+ * BENCH_FLEET_BEFORE_LABEL says what it is. Its workers then run every configuration too,
+ * interleaved with this build's, and the table has a row for each build.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT, pulumiCliDir } from "../provider/automation";
@@ -30,7 +35,17 @@ const DRIFT_WORKERS = 2;
 const LATENCY_MS = 50;
 const SIZING_TENANTS = 10_000;
 const MACHINES = [1, 2, 4, 8];
-const FLEET_CLI = path.join(PACKAGE_ROOT, "node_modules/pulumi-mgmt/dist/provider/fleet/cli.js");
+const cliOf = (pkg: string) => path.join(pkg, "dist/provider/fleet/cli.js");
+interface Build {
+  label: string;
+  cli: string;
+}
+const THIS_BUILD: Build = { label: "this build", cli: cliOf(path.join(PACKAGE_ROOT, "node_modules/pulumi-mgmt")) };
+const BEFORE = process.env.BENCH_FLEET_BEFORE;
+const BUILDS: Build[] = [
+  THIS_BUILD,
+  ...(BEFORE ? [{ label: process.env.BENCH_FLEET_BEFORE_LABEL ?? "before", cli: cliOf(path.resolve(BEFORE)) }] : []),
+];
 const POSTGRES = path.join(PACKAGE_ROOT, "scripts/postgres.sh");
 const CONVERGED = new Set(["created", "updated", "unchanged"]);
 const POLL_MS = 500;
@@ -38,6 +53,7 @@ const TIMEOUT_MS = (5 * 60 + N * 60) * 1000;
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 
 interface Sample {
+  build: Build;
   workers: number;
   seconds: number;
   cpuSeconds: number;
@@ -70,6 +86,11 @@ function checkSettings(): void {
   whole("BENCH_FLEET_REPEATS", [REPEATS]);
   whole("BENCH_FLEET_CONCURRENCY", [CONCURRENCY]);
   whole("BENCH_FLEET_WORKERS", WORKERS);
+  for (const b of BUILDS)
+    if (!existsSync(b.cli))
+      throw new Error(
+        `BENCH_FLEET_BEFORE: no ${path.relative(process.cwd(), b.cli)} (give the folder of an installed pulumi-mgmt)`,
+      );
   if (!WORKERS.includes(DRIFT_WORKERS))
     throw new Error(
       `BENCH_FLEET_WORKERS must include ${DRIFT_WORKERS}: the drift check runs after the converge with ${DRIFT_WORKERS} workers`,
@@ -94,9 +115,9 @@ function peakMiB(pid: number): number {
   return Number(kB) / 1024;
 }
 
-/** `mgmt-fleet <args>` as a user runs it: the installed package's bin. */
-function fleet(args: string[], env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, [FLEET_CLI, ...args], { cwd: PACKAGE_ROOT, env });
+/** `mgmt-fleet <args>` as a user runs it: the installed package's bin (of this build unless another is given). */
+function fleet(args: string[], env: NodeJS.ProcessEnv, build: Build = THIS_BUILD): Proc {
+  const child = spawn(process.execPath, [build.cli, ...args], { cwd: PACKAGE_ROOT, env });
   const proc: Proc = {
     child,
     out: "",
@@ -108,8 +129,8 @@ function fleet(args: string[], env: NodeJS.ProcessEnv): Proc {
 }
 
 /** Runs `mgmt-fleet <args>` to its end; anything but exit 0 fails the bench with its output. */
-async function fleetCommand(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const p = fleet(args, env);
+async function fleetCommand(args: string[], env: NodeJS.ProcessEnv, build: Build = THIS_BUILD): Promise<void> {
+  const p = fleet(args, env, build);
   const code = await p.exit;
   if (code !== 0) throw new Error(`mgmt-fleet ${args[0]} exited with ${code}:\n${p.out}`);
 }
@@ -182,13 +203,13 @@ function freshDatabase(rig: Rig): string {
 }
 
 /** One run: N tenants converged from nothing by `workers` worker processes, then (with DRIFT_WORKERS) a drift check. */
-async function run(rig: Rig, workers: number): Promise<Sample> {
+async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
   const user = await rig.emu.reset(LATENCY_MS);
   const database = freshDatabase(rig);
   const env = fleetEnv(rig.emu, user);
   const cpuBefore = machineCpuSeconds();
   const started = performance.now();
-  await fleetCommand(["submit", rig.tenantsFile, "--database", database], env);
+  await fleetCommand(["submit", rig.tenantsFile, "--database", database], env, build);
   const procs = Array.from({ length: workers }, () =>
     fleet(
       [
@@ -201,6 +222,7 @@ async function run(rig: Rig, workers: number): Promise<Sample> {
         database,
       ],
       env,
+      build,
     ),
   );
   try {
@@ -212,11 +234,11 @@ async function run(rig: Rig, workers: number): Promise<Sample> {
     let driftSeconds: number | undefined;
     if (workers === DRIFT_WORKERS) {
       const driftStarted = performance.now();
-      await fleetCommand(["drift", rig.tenantsFile, "--database", database], env); // exit 0: nothing drifted
+      await fleetCommand(["drift", rig.tenantsFile, "--database", database], env, build); // exit 0: nothing drifted
       driftSeconds = (performance.now() - driftStarted) / 1000;
     }
     await stopWorkers(procs);
-    return { workers, seconds, cpuSeconds, peakMiB: peak, driftSeconds };
+    return { build, workers, seconds, cpuSeconds, peakMiB: peak, driftSeconds };
   } finally {
     const alive = procs.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
     for (const p of alive) p.child.kill("SIGKILL");
@@ -256,9 +278,14 @@ async function main(): Promise<void> {
     emu = await startEmulatorProcess();
     const rig: Rig = { emu, pgDir, pgUrl, work, tenantsFile };
     for (let r = 0; r < REPEATS; r++) {
-      for (const workers of WORKERS) {
-        process.stdout.write(`run ${r + 1}/${REPEATS}: ${N} tenants, ${workers} worker(s) × ${CONCURRENCY}... `);
-        const s = await run(rig, workers);
+      for (const [workers, build] of WORKERS.flatMap((w) =>
+        (r % 2 === 0 ? BUILDS : [...BUILDS].reverse()).map((b) => [w, b] as const),
+      )) {
+        const which = BUILDS.length > 1 ? ` (${build.label})` : "";
+        process.stdout.write(
+          `run ${r + 1}/${REPEATS}${which}: ${N} tenants, ${workers} worker(s) × ${CONCURRENCY}... `,
+        );
+        const s = await run(rig, workers, build);
         samples.push(s);
         const drift = s.driftSeconds === undefined ? "" : `; drift check ${s.driftSeconds.toFixed(1)} s`;
         process.stdout.write(
@@ -278,6 +305,7 @@ async function main(): Promise<void> {
 }
 
 interface Row {
+  build: Build;
   workers: number;
   rates: number[];
   /** The machine's CPU busy fraction over each converge, all cores. */
@@ -286,10 +314,11 @@ interface Row {
   peakMiB: number;
 }
 
-function rows(samples: Sample[]): Row[] {
+function rows(samples: Sample[], build: Build): Row[] {
   return WORKERS.map((workers) => {
-    const xs = samples.filter((s) => s.workers === workers);
+    const xs = samples.filter((s) => s.workers === workers && s.build === build);
     return {
+      build,
       workers,
       rates: xs.map((s) => perMinute(s.seconds)),
       busy: xs.map((s) => s.cpuSeconds / (s.seconds * os.cpus().length)),
@@ -319,11 +348,14 @@ function oneOrTwo(rs: Row[]): string {
 }
 
 function report(samples: Sample[]): string {
-  const rs = rows(samples);
+  const rs = rows(samples, THIS_BUILD);
+  const before = BUILDS.length > 1 ? rows(samples, BUILDS[1]) : [];
   const verdict = oneOrTwo(rs);
   const best = rs.reduce((a, b) => (median(b.rates) > median(a.rates) ? b : a));
   const bestRate = median(best.rates);
-  const drifts = samples.flatMap((s) => (s.driftSeconds === undefined ? [] : [s.driftSeconds]));
+  const drifts = samples.flatMap((s) =>
+    s.driftSeconds === undefined || s.build !== THIS_BUILD ? [] : [s.driftSeconds],
+  );
   const driftRate = perMinute(median(drifts));
   const hours = (perMinuteOneMachine: number, machines: number) =>
     (SIZING_TENANTS / (perMinuteOneMachine * machines) / 60).toFixed(1);
@@ -335,11 +367,17 @@ function report(samples: Sample[]): string {
     "",
     "CPU per tenant is the machine's user and system CPU time (/proc/stat) over the converge divided by the tenants: it includes PostgreSQL, the emulator and every Pulumi process (CLIs, language hosts, provider hosts) besides the workers, and anything else the machine ran meanwhile. Peak worker memory is the largest VmHWM (peak resident memory) of the worker processes over the converge; it excludes the Pulumi CLI and plugin processes each worker starts.",
     "",
-    "| worker processes | concurrency per worker | tenants/min (median) | min – max | CPU s per tenant | peak worker memory |",
-    "|---:|---:|---:|---:|---:|---:|",
-    ...rs.map(
+    ...(before.length > 0
+      ? [
+          `Two builds, their runs interleaved: this one and \`${BUILDS[1].label}\` (BENCH_FLEET_BEFORE). The figures below the table (verdict, drift check, sizing) are this build's.`,
+          "",
+        ]
+      : []),
+    `|${before.length > 0 ? " build |" : ""} worker processes | concurrency per worker | tenants/min (median) | min – max | CPU s per tenant | peak worker memory |`,
+    `|${before.length > 0 ? "---|" : ""}---:|---:|---:|---:|---:|---:|`,
+    ...[...rs, ...before].map(
       (r) =>
-        `| ${r.workers} | ${CONCURRENCY} | ${median(r.rates).toFixed(1)} | ${Math.min(...r.rates).toFixed(1)} – ${Math.max(...r.rates).toFixed(1)} | ${r.cpuPerTenant.toFixed(1)} | ${Math.round(r.peakMiB)} MiB |`,
+        `|${before.length > 0 ? ` ${r.build.label} |` : ""} ${r.workers} | ${CONCURRENCY} | ${median(r.rates).toFixed(1)} | ${Math.min(...r.rates).toFixed(1)} – ${Math.max(...r.rates).toFixed(1)} | ${r.cpuPerTenant.toFixed(1)} | ${Math.round(r.peakMiB)} MiB |`,
     ),
     "",
     ...(verdict ? [verdict, ""] : []),

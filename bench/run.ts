@@ -44,6 +44,7 @@ import {
   type Startup,
 } from "./pluginLeg";
 import { checkpointFile, searchIndexStateSplit, stateSplit, type StateSplit } from "./stateSize";
+import { stat, type Stat } from "./stat";
 
 const LATENCY_MS = 50;
 const SIZES = (process.env.BENCH_SIZES ?? "10,50,200,1000").split(",").map(Number);
@@ -98,22 +99,6 @@ class FiledSleep extends pulumi.dynamic.Resource {
     super(filedSleepProvider, name, { n }, {}, "bench", "Sleep");
   }
 }
-
-interface Stat {
-  median: number;
-  min: number;
-  max: number;
-  runs: number;
-}
-const stat = (xs: number[]): Stat => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)],
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-    runs: xs.length,
-  };
-};
 
 interface Timing {
   n: number;
