@@ -6,11 +6,12 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { MgmtClient } from "../api/client";
 import type { SearchIndexRecord } from "../api/schemas";
 import { resolveSettings } from "../config";
+import { dynamicToken, token } from "../plugin/pulumiTypes";
 import { keyId } from "../resources/flowControlKey/schema";
 import { queueId } from "../resources/messagingQueue/schema";
 
 /** This package's resources in state: as dynamic resources, and through the `mgmt` plugin (the fleet's tenants). */
-const OUR_TYPES = ["pulumi-nodejs:dynamic/mgmt:", "mgmt:index:"];
+const OUR_TYPES = [dynamicToken(""), token("")];
 const kindOf = (type: string): string | undefined =>
   OUR_TYPES.some((prefix) => type.startsWith(prefix)) ? type.slice(type.lastIndexOf(":") + 1) : undefined;
 

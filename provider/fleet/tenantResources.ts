@@ -12,13 +12,11 @@ import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { ProjectSettings, Workspace } from "@pulumi/pulumi/automation";
 import { installPlugin } from "../plugin/install";
-import { PACKAGE, token } from "../plugin/pulumiTypes";
+import { PACKAGE, dynamicToken, token } from "../plugin/pulumiTypes";
 
-/** The type Pulumi's dynamic resources gave these before (`pulumi-nodejs:dynamic/<module>:<name>`). */
-const dynamicType = (name: string) => `pulumi-nodejs:dynamic/mgmt:${name}`;
 const movedFromDynamic = (name: string, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
   ...opts,
-  aliases: [...(opts?.aliases ?? []), { type: dynamicType(name) }],
+  aliases: [...(opts?.aliases ?? []), { type: dynamicToken(name) }],
 });
 
 /** A search index of a tenant: the inputs the tenant program gives, the outputs it exports. */

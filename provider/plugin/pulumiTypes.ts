@@ -43,7 +43,13 @@ interface JsonSchema {
 }
 
 export const PACKAGE = "mgmt";
+/** A resource's type through the plugin: `mgmt:index:<Name>`. */
 export const token = (name: string) => `${PACKAGE}:index:${name}`;
+/**
+ * The same resource's type as a dynamic resource: the Node.js SDK names it after the module the
+ * classes register (`mgmt`, e.g. resources/searchIndex/searchIndex.ts): `pulumi-nodejs:dynamic/mgmt:<Name>`.
+ */
+export const dynamicToken = (name: string) => `pulumi-nodejs:dynamic/${PACKAGE}:${name}`;
 /** A property name as part of a type name: `query_throughput` → `QueryThroughput`. */
 const pascal = (key: string) => key.replace(/(^|_)([a-z0-9])/g, (_, __: string, c: string) => c.toUpperCase());
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
