@@ -108,18 +108,50 @@ export interface Built {
 }
 
 /**
- * The component options the engine sends that the plugin's component honours: its parent, its
- * explicit providers, its dependencies and protect. The SDK's server builds the same from these
- * fields (and more: aliases, hooks, timeouts, which a MessagingControls does not take).
+ * The component's options as the engine sent them, rebuilt as the SDK's own provider server
+ * rebuilds them (sdk/nodejs/provider/server.ts `construct`): parent, providers, dependencies,
+ * protect, aliases (an alias spec's type too, which that server drops), ignoreChanges,
+ * replaceOnChanges, customTimeouts, retainOnDelete and deletedWith. Not resource hooks nor a
+ * replacement trigger: their decoding is SDK-internal and newer than the oldest SDK we support.
  */
 function componentOptions(pulumi: typeof Pulumi, req: ConstructRequest): Pulumi.ComponentResourceOptions {
   const providers: Record<string, Pulumi.ProviderResource> = {};
   req.getProvidersMap().forEach((ref, pkg) => (providers[pkg] = new pulumi.DependencyProviderResource(ref)));
+  const aliases = req.getAliasesList().map((alias): string | Pulumi.Alias => {
+    if (alias.hasUrn()) return alias.getUrn();
+    const spec = alias.getSpec()!;
+    return {
+      ...(spec.getName() ? { name: spec.getName() } : {}),
+      ...(spec.getType() ? { type: spec.getType() } : {}),
+      ...(spec.getProject() ? { project: spec.getProject() } : {}),
+      ...(spec.getStack() ? { stack: spec.getStack() } : {}),
+      ...(spec.hasParenturn()
+        ? { parent: spec.getParenturn() }
+        : spec.getNoparent()
+          ? { parent: pulumi.rootStackResource }
+          : {}),
+    };
+  });
+  const timeouts = req.getCustomtimeouts();
   return {
     parent: req.getParent() ? new pulumi.DependencyResource(req.getParent()) : undefined,
     providers,
     dependsOn: req.getDependenciesList().map((urn) => new pulumi.DependencyResource(urn)),
     protect: req.getProtect(),
+    aliases,
+    ignoreChanges: req.getIgnorechangesList(),
+    replaceOnChanges: req.getReplaceonchangesList(),
+    ...(timeouts
+      ? {
+          customTimeouts: {
+            ...(timeouts.getCreate() ? { create: timeouts.getCreate() } : {}),
+            ...(timeouts.getUpdate() ? { update: timeouts.getUpdate() } : {}),
+            ...(timeouts.getDelete() ? { delete: timeouts.getDelete() } : {}),
+          },
+        }
+      : {}),
+    ...(req.getRetainondelete() ? { retainOnDelete: true } : {}),
+    ...(req.getDeletedwith() ? { deletedWith: new pulumi.DependencyResource(req.getDeletedwith()) } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
 import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { GetRootResourceResponse } from "@pulumi/pulumi/proto/engine_pb";
+import { Alias } from "@pulumi/pulumi/proto/alias_pb";
 import { ConstructRequest, type ConstructResponse } from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceMonitorService } from "@pulumi/pulumi/proto/resource_grpc_pb";
 import {
@@ -30,6 +31,15 @@ interface Registered {
   parent: string;
   version: string;
   object: Record<string, unknown>;
+  options: {
+    aliasUrns: string[];
+    retainOnDelete?: boolean;
+    customTimeouts?: object;
+    ignoreChanges: string[];
+    replaceOnChanges: string[];
+    deletedWith: string;
+    protect?: boolean;
+  };
 }
 
 /** The engine and monitor, on one port: registrations echo their inputs, a key reporting a wait list of 7. */
@@ -42,7 +52,9 @@ async function standInEngine(registered: Registered[]): Promise<{ address: strin
     ) =>
       cb(
         null,
-        new SupportsFeatureResponse().setHassupport(["secrets", "resourceReferences"].includes(call.request.getId())),
+        new SupportsFeatureResponse().setHassupport(
+          ["secrets", "resourceReferences", "deletedWith"].includes(call.request.getId()),
+        ),
       ),
     registerResource: (
       call: grpc.ServerUnaryCall<RegisterResourceRequest, RegisterResourceResponse>,
@@ -56,6 +68,15 @@ async function standInEngine(registered: Registered[]): Promise<{ address: strin
         parent: req.getParent(),
         version: req.getVersion(),
         object,
+        options: {
+          aliasUrns: req.getAliasurnsList(),
+          retainOnDelete: req.getRetainondelete(),
+          customTimeouts: req.getCustomtimeouts()?.toObject(),
+          ignoreChanges: req.getIgnorechangesList(),
+          replaceOnChanges: req.getReplaceonchangesList(),
+          deletedWith: req.getDeletedwith(),
+          protect: req.getProtect(),
+        },
       });
       const urn = `urn:pulumi:dev::proj::${req.getType()}::${req.getName()}`;
       const res = new RegisterResourceResponse().setUrn(urn);
@@ -143,6 +164,39 @@ test("Construct registers the component and the plugin's own resources as its ch
     keyStates: { k1: { paused: true, waitListSize: 7 } },
     queueStates: { q1: { parallelism: 2, lag: 0 } },
   });
+});
+
+test("the component's options reach its registration, and its children keep their identity under its alias", async () => {
+  registered.length = 0;
+  const other = "urn:pulumi:dev::proj::mgmt:index:MessagingQueue::other";
+  const req = constructRequest(engine.address, {
+    region: "eu-central-1",
+    token: secret("tok-123"),
+    flowControlKeys: [{ key: "k1", paused: true }],
+  })
+    .setAliasesList([new Alias().setSpec(new Alias.Spec().setName("old-ctl"))])
+    .setRetainondelete(true)
+    .setCustomtimeouts(new ConstructRequest.CustomTimeouts().setCreate("5m"))
+    .setIgnorechangesList(["queues"])
+    .setReplaceonchangesList(["region"])
+    .setDeletedwith(other)
+    .setProtect(true);
+  await promised<ConstructResponse>((cb) => client.construct(req, cb));
+  const [component, key] = registered;
+  expect(component.options).toMatchObject({
+    aliasUrns: ["urn:pulumi:dev::proj::mgmt:index:MessagingControls::old-ctl"],
+    retainOnDelete: true,
+    customTimeouts: { create: "5m" },
+    ignoreChanges: ["queues"],
+    replaceOnChanges: ["region"],
+    deletedWith: other,
+    protect: true,
+  });
+  // A rename of the component in the program (with its alias) keeps every child what it was.
+  expect(key.options.aliasUrns).toContain(
+    "urn:pulumi:dev::proj::mgmt:index:MessagingControls$mgmt:index:FlowControlKey::old-ctl-key-k1",
+  );
+  expect(key.options.protect).toBe(true);
 });
 
 test("bad plain input is refused in one line naming the field, before anything is registered", async () => {
