@@ -19,7 +19,12 @@ interface Controls {
   token: string;
   pausedA: boolean;
   queueParallelism: number;
+  /** The component's name in the program ("controls"), and the earlier name it was renamed from. */
+  name?: string;
+  renamedFrom?: string;
 }
+
+const componentUrn = (name: string) => `urn:pulumi:yaml::mgmt-yaml-construct::mgmt:index:MessagingControls::${name}`;
 
 const program = (pluginDir: string, d: Controls) => `name: mgmt-yaml-construct
 runtime: yaml
@@ -28,8 +33,8 @@ plugins:
     - name: mgmt
       path: ${pluginDir}
 resources:
-  controls:
-    type: mgmt:index:MessagingControls
+  ${d.name ?? "controls"}:
+    type: mgmt:index:MessagingControls${d.renamedFrom ? `\n    options:\n      aliases:\n        - ${componentUrn(d.renamedFrom)}` : ""}
     properties:
       region: eu-central-1
       token:
@@ -43,9 +48,9 @@ resources:
         - name: ${QUEUE}
           parallelism: ${d.queueParallelism}
 outputs:
-  waitListSizes: \${controls.waitListSizes}
-  keyStates: \${controls.keyStates}
-  queueStates: \${controls.queueStates}
+  waitListSizes: \${${d.name ?? "controls"}.waitListSizes}
+  keyStates: \${${d.name ?? "controls"}.keyStates}
+  queueStates: \${${d.name ?? "controls"}.queueStates}
 `;
 
 let env: TestEnv;
@@ -116,6 +121,19 @@ test("bad plain input is refused at preview in one line naming the field, before
   expect(line).toMatch(/MessagingControls "controls": queues\[0\]\.parallelism: /);
   expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
   door.declare(declared);
+});
+
+test("renamed in the program with an alias, the component and its children move: nothing replaced, nothing sent", async () => {
+  declared = { ...declared, name: "messaging", renamedFrom: "controls" };
+  door.declare(declared);
+  env.emu.resetLog();
+  const up = await door.up();
+  expect(up.changes).toEqual({ same: 5 }); // moved under their new names: nothing created, deleted or replaced
+  expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  const state = door.stateText();
+  expect(state).toContain(componentUrn("messaging"));
+  expect(state).toContain(`mgmt:index:MessagingControls$mgmt:index:FlowControlKey::messaging-key-${KEYS.a}`);
+  expect([keyOf(KEYS.a).paused, keyOf(KEYS.b).paused]).toEqual([false, true]);
 });
 
 test("destroy gives back the pause the stack set; the token is nowhere plain in the state", async () => {
