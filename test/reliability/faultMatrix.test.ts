@@ -11,7 +11,8 @@
  *
  * The grid runs through the providers without the engine (test/support/providerRun.ts: the
  * program under Pulumi's mocks, the providers' own check, create, diff, update, read and delete
- * over HTTP, a fresh provider process per phase), where 40 engine runs would add nothing; the
+ * over HTTP, a fresh provider process per phase), where 40 engine runs would add nothing, through
+ * both front doors: the dynamic resources' provider modules and the `mgmt` plugin's gRPC calls; the
  * ambiguous fault (the connection dropped after the commit: a create reconciled by a lookup, a
  * delete that finds its object gone) runs every phase through the real engine too, and so does
  * one definite 4xx.
@@ -20,7 +21,7 @@ import { MessagingBudget, MessagingControls, SearchIndex, type SearchIndexArgs }
 import type { MgmtConfig } from "../../provider/automation";
 import type { FaultRuleInput, LoggedRequest } from "../../emulator";
 import { exported, testEnv, type TestEnv, freshMessagingAccount } from "../support/harness";
-import { ProviderStack } from "../support/providerRun";
+import { ProviderStack, type FrontDoor } from "../support/providerRun";
 
 const INDEX = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 // Per attempt; the timeout faults wait well past it.
@@ -160,16 +161,20 @@ const engine: Opening = async (name, mgmt, program) => {
   };
 };
 
-const providers: Opening = async (_name, mgmt, program) => {
-  const s = new ProviderStack({ ...env.mgmt, ...mgmt });
-  return {
-    up: () => s.up(program),
-    refresh: () => s.refresh(),
-    destroy: () => s.destroy(),
-    ids: async (type) => s.ids(type),
-    outputs: async (type) => s.outputs(type),
+/** Through the providers without the engine: the dynamic resources' modules, or the `mgmt` plugin. */
+const providers =
+  (door: FrontDoor): Opening =>
+  async (_name, mgmt, program) => {
+    const s = new ProviderStack({ ...env.mgmt, ...mgmt }, door);
+    return {
+      up: () => s.up(program),
+      refresh: () => s.refresh(),
+      destroy: () => s.destroy(),
+      ids: async (type) => s.ids(type),
+      outputs: async (type) => s.outputs(type),
+    };
   };
-};
+const DOORS: FrontDoor[] = ["dynamic", "plugin"];
 
 async function everyOperation(faultName: string, open: Opening): Promise<void> {
   const fault = FAULTS[faultName];
@@ -265,9 +270,11 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
   expect(account.queues.pq.paused).toBe(false);
 }
 
-test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s (through the providers)", (faultName) =>
-  everyOperation(faultName, providers),
-);
+describe.each(DOORS)("through the providers, %s", (door) => {
+  test.each(Object.keys(FAULTS))("every operation succeeds in one run under: %s", (faultName) =>
+    everyOperation(faultName, providers(door)),
+  );
+});
 
 test("every operation succeeds in one run under: connection dropped after commit (through the engine)", () =>
   everyOperation("connection dropped after commit", engine));
@@ -333,6 +340,8 @@ describe("a definite 4xx is not retried and fails fast, naming the object and th
     expect(env.emu.requests({ route })[0].status).toBe(rule.status);
     env.emu.emulator.controls.clearFaults();
   };
-  test.each(CASES)("%s (through the providers)", (...c) => fastFails(c, providers));
+  describe.each(DOORS)("through the providers, %s", (door) => {
+    test.each(CASES)("%s", (...c) => fastFails(c, providers(door)));
+  });
   test("pause answered 400 (through the engine)", () => fastFails(CASES[3], engine));
 });

@@ -5,6 +5,7 @@
  *
  * Every case runs through the providers without the engine (test/support/providerRun.ts: the
  * program under Pulumi's mocks, then the providers' own check, create and update over HTTP),
+ * through both front doors (the dynamic resources' provider modules and the `mgmt` plugin),
  * where each would cost an engine run and add nothing; one case of each kind (an index, a
  * budget, the component, a missing and a wrong setting, a forged token) runs through the real
  * engine too, at `preview` and at `up`.
@@ -13,7 +14,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
 import type { MgmtConfig } from "../../provider/automation";
 import { declaring, testEnv, writes, type TestEnv } from "../support/harness";
-import { ProviderStack } from "../support/providerRun";
+import { ProviderStack, type FrontDoor } from "../support/providerRun";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -242,37 +243,40 @@ test("the table has at least 30 cases across resources, the component and the co
   expect(LOCAL.length + CONFIG.length).toBeGreaterThanOrEqual(30);
 });
 
-describe("every case, through the providers: refused with its message, nothing written, the stack as it was", () => {
-  let stack: ProviderStack;
-  const baseline = () => new SearchIndex("baseline", { name: "baseline-providers", region: "eu-west-1", type: "free" });
-  beforeAll(async () => {
-    stack = new ProviderStack(env.mgmt);
-    await stack.up(baseline);
-  });
+describe.each(["dynamic", "plugin"] as FrontDoor[])(
+  "every case, through the providers (%s): refused with its message, nothing written, the stack as it was",
+  (door) => {
+    let stack: ProviderStack;
+    const baseline = () => new SearchIndex("baseline", { name: `baseline-${door}`, region: "eu-west-1", type: "free" });
+    beforeAll(async () => {
+      stack = new ProviderStack(env.mgmt, door);
+      await stack.up(baseline);
+    });
 
-  test.each(LOCAL)("%s", async (_label, declare, message) => {
-    const [data, state] = [serviceData(), JSON.stringify([...stack.state])];
-    env.emu.resetLog();
-    await expect(
-      stack.up(() => {
-        baseline();
-        declare();
-      }),
-    ).rejects.toThrow(message);
-    expect(writes(env.emu)).toBe(0);
-    expect([serviceData(), JSON.stringify([...stack.state])]).toEqual([data, state]);
-  });
+    test.each(LOCAL)("%s", async (_label, declare, message) => {
+      const [data, state] = [serviceData(), JSON.stringify([...stack.state])];
+      env.emu.resetLog();
+      await expect(
+        stack.up(() => {
+          baseline();
+          declare();
+        }),
+      ).rejects.toThrow(message);
+      expect(writes(env.emu)).toBe(0);
+      expect([serviceData(), JSON.stringify([...stack.state])]).toEqual([data, state]);
+    });
 
-  test.each(CONFIG)("%s", async (_label, settings, declare, message) => {
-    const data = serviceData();
-    env.emu.resetLog();
-    await expect(new ProviderStack({ ...env.mgmt, ...settings }).up(declare)).rejects.toThrow(message);
-    expect(
-      env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400),
-    ).toEqual([]);
-    expect(serviceData()).toBe(data);
-  });
-});
+    test.each(CONFIG)("%s", async (_label, settings, declare, message) => {
+      const data = serviceData();
+      env.emu.resetLog();
+      await expect(new ProviderStack({ ...env.mgmt, ...settings }, door).up(declare)).rejects.toThrow(message);
+      expect(
+        env.emu.requests().filter((r) => r.method !== "GET" && typeof r.status === "number" && r.status < 400),
+      ).toEqual([]);
+      expect(serviceData()).toBe(data);
+    });
+  },
+);
 
 /** The cases that also run through the real engine: one of each kind. */
 const THROUGH_ENGINE = new Set([

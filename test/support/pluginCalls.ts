@@ -3,6 +3,7 @@
  * gRPC, configured against an in-process emulator as the engine would configure it, with every
  * response kept to look for a token or password in plain text. No Pulumi engine runs.
  */
+import type { ChildProcess } from "node:child_process";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
@@ -25,6 +26,8 @@ import {
   type UpdateResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import type { RunningEmulator } from "../../emulator";
+import type { MgmtConfig } from "../../provider/automation";
+import { SETTINGS_KEYS, type SettingName } from "../../provider/config";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
 import { pluginClient, promised, startPlugin } from "./pluginProcess";
 
@@ -36,34 +39,64 @@ export const secret = (value: Plain) => ({ [SIG_KEY]: SECRET_SIG, value });
 export const urnOf = (type: string, name: string) => `urn:pulumi:dev::proj::mgmt:index:${type}::${name}`;
 
 /**
- * One engine run's plugin: a plugin process configured with the emulator's addresses and the first
- * user's credentials (the password secret), as the stack's `mgmt:*` config arrives. One process is
- * one run (it remembers what the run did: takeovers, lists read once), so `nextRun` starts another.
+ * One engine run's plugin: a plugin process configured as the engine configures it, by default
+ * with the emulator's addresses and the first user's credentials (the password a secret argument,
+ * as an explicit provider's arrives); with `settings`, as the stack's `mgmt:*` config arrives
+ * (every setting a config variable), after a CheckConfig whose failures fail the run as the
+ * engine's would. One process is one run (it remembers what the run did: takeovers, lists read
+ * once), so `nextRun` starts another.
  */
 export class PluginRun {
   client!: ResourceProviderClient;
+  private child?: ChildProcess;
   /** Every response's properties as JSON, to look for a secret in plain text. */
   private readonly seen: string[] = [];
 
-  constructor(private readonly emu: RunningEmulator) {}
+  /** `emu`: configured as its first user; or `settings`: the stack's `mgmt:*` config. */
+  constructor(
+    private readonly emu: RunningEmulator | undefined,
+    private readonly settings?: MgmtConfig,
+  ) {}
 
   async nextRun(): Promise<this> {
-    this.client?.close();
-    const { port } = await startPlugin();
+    this.close();
+    const { child, port } = await startPlugin();
+    this.child = child;
     this.client = pluginClient(port);
-    const user = this.emu.users[0];
-    const req = new ConfigureRequest().setArgs(struct({ password: secret(user.password) }));
+    const req = new ConfigureRequest();
     const variables = req.getVariablesMap();
-    variables.set("mgmt:config:baseUrl", this.emu.baseUrl);
-    variables.set("mgmt:config:username", user.username);
-    variables.set("mgmt:config:messagingUrl", this.emu.messagingUrl);
-    variables.set("mgmt:config:regionalMessagingUrl", this.emu.regionalMessagingUrl);
+    if (this.settings) {
+      const config: Record<string, Plain> = {};
+      for (const [name, value] of Object.entries(this.settings)) {
+        const key = SETTINGS_KEYS[name as SettingName]?.config.replace(/^mgmt:/, "");
+        if (key === undefined || value === undefined) continue;
+        config[key] = String(value);
+        variables.set(`mgmt:config:${key}`, String(value));
+      }
+      const checked = await promised<CheckResponse>((cb) =>
+        this.client.checkConfig(
+          new CheckRequest().setUrn("urn:pulumi:dev::proj::pulumi:providers:mgmt::default").setNews(struct(config)),
+          cb,
+        ),
+      );
+      const failures = checked.getFailuresList().map((f) => f.getReason());
+      if (failures.length > 0) throw new Error(failures.join("; "));
+    } else if (this.emu) {
+      const user = this.emu.users[0];
+      req.setArgs(struct({ password: secret(user.password) }));
+      variables.set("mgmt:config:baseUrl", this.emu.baseUrl);
+      variables.set("mgmt:config:username", user.username);
+      variables.set("mgmt:config:messagingUrl", this.emu.messagingUrl);
+      variables.set("mgmt:config:regionalMessagingUrl", this.emu.regionalMessagingUrl);
+    }
     await promised<ConfigureResponse>((cb) => this.client.configure(req, cb));
     return this;
   }
 
+  /** The run is over: its plugin process ends, as the engine ends it. */
   close(): void {
     this.client?.close();
+    this.child?.kill();
   }
 
   /** Properties as plain JSON (secrets still wrapped), kept for `plainText`. */
@@ -79,7 +112,14 @@ export class PluginRun {
     return this.seen.join("\n").replace(wrapped, "");
   }
 
-  check(type: string, name: string, news: Record<string, Plain>, olds: Record<string, Plain> = {}) {
+  /** `seed`: the engine's random seed for this resource (an auto-name is drawn from it). */
+  check(
+    type: string,
+    name: string,
+    news: Record<string, Plain>,
+    olds: Record<string, Plain> = {},
+    seed = new Uint8Array(32),
+  ) {
     return promised<CheckResponse>((cb) =>
       this.client.check(
         new CheckRequest()
@@ -87,7 +127,7 @@ export class PluginRun {
           .setName(name)
           .setOlds(struct(olds))
           .setNews(struct(news))
-          .setRandomseed(new Uint8Array(32)),
+          .setRandomseed(seed),
         cb,
       ),
     );
