@@ -8,7 +8,10 @@
 # Order of preference:
 #   1. a `pulumi` on PATH whose version is at least the installed @pulumi/pulumi minor line;
 #   2. a cached build in ${PULUMI_MGMT_CACHE:-~/.cache/pulumi-mgmt}/pulumi-v<version>/bin;
-#   3. a fresh build with the Go toolchain at exactly the @pulumi/pulumi version.
+#   3. a fresh build with the Go toolchain: in this repository's checkout, from its Go workspace
+#      (go.work) at the Pulumi version scripts/gotools/go.mod pins, the one module graph of every
+#      Go program the repository builds; elsewhere (the npm package), at exactly the
+#      @pulumi/pulumi version.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,14 +28,35 @@ else
     || die "@pulumi/pulumi is not installed: run 'npm ci' first."
 fi
 sdk_dir=$(dirname "$sdk_pkg")
-version=$(node -e 'process.stdout.write(require(process.argv[1]).version)' "$sdk_pkg")
-# PULUMI_MGMT_CLI_VERSION: build this CLI version instead (the Go module proxy may not serve the
-# SDK's own version yet; a CLI runs programs of other 3.x SDKs).
-version=${PULUMI_MGMT_CLI_VERSION:-$version}
-want_minor=${version%.*}   # e.g. 3.248
+sdk_version=$(node -e 'process.stdout.write(require(process.argv[1]).version)' "$sdk_pkg")
+want_minor=${sdk_version%.*}   # e.g. 3.248
 
 # version_ge A B: true when dotted version A >= B.
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
+
+# The Pulumi version of this checkout's Go workspace (scripts/gotools/go.mod), if this is one.
+workspace_version=
+if [ -f "$here/go.work" ] && [ -f "$here/scripts/gotools/go.mod" ]; then
+  workspace_version=$(sed -n 's#^[[:space:]]*github.com/pulumi/pulumi/pkg/v3 v\([0-9][0-9.]*\)$#\1#p' "$here/scripts/gotools/go.mod" | head -n1)
+fi
+# PULUMI_MGMT_CLI_VERSION: build this CLI version instead (the Go module proxy may not serve the
+# SDK's own version yet; a CLI runs programs of other 3.x SDKs). In the workspace, for its own SDK,
+# the workspace's version when it is at least the SDK's: a newer CLI runs the SDK's programs.
+version=${PULUMI_MGMT_CLI_VERSION:-}
+if [ -z "$version" ]; then
+  if [ -z "${PULUMI_MGMT_SDK_DIR:-}" ] && [ -n "$workspace_version" ] && version_ge "$workspace_version" "$sdk_version"; then
+    version=$workspace_version
+  else
+    version=$sdk_version
+  fi
+fi
+in_workspace() { [ -n "$workspace_version" ] && [ "$version" = "$workspace_version" ]; }
+# Go in the workspace: its pins, no -mod=mod (which workspace mode refuses), every build -trimpath
+# (the build cache is shared only between builds with the same flags).
+workspace_go_env() {
+  export GOWORK="$here/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
+  export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi"
+}
 
 # 1. A CLI the user already has.
 if [ "${PULUMI_MGMT_IGNORE_PATH_CLI:-}" != "1" ] && command -v pulumi >/dev/null 2>&1; then
@@ -62,6 +86,12 @@ install_plugin_script() {
 # one is rebuilt when they change. Its build records their checksum beside the binary.
 langhost_sum() { cat "$here/scripts/langhost/main.go" "$here/scripts/langhost/go.mod" | sha256sum | cut -c1-16; }
 build_langhost() { # $1: the folder to put pulumi-language-nodejs in
+  if in_workspace; then
+    (workspace_go_env && cd "$here/scripts/langhost" \
+      && go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$1/pulumi-language-nodejs" . >&2) || return 1
+    langhost_sum > "$1/.langhost-source"
+    return 0
+  fi
   local w
   w=$(mktemp -d)
   cp -r "$here/scripts/langhost" "$w/langhost"
@@ -82,7 +112,7 @@ if [ -x "$dest/pulumi" ] && [ -x "$dest/pulumi-language-nodejs" ]; then
   [ -x "$dest/pulumi-resource-pulumi-nodejs" ] || install_plugin_script
   if is_fallback_host "$dest/pulumi-language-nodejs" && [ "$(cat "$dest/.langhost-source" 2>/dev/null)" != "$(langhost_sum)" ]; then
     log "scripts/langhost changed since the cached build: rebuilding the language host"
-    export GOFLAGS="-mod=mod" GOTOOLCHAIN=${GOTOOLCHAIN:-local} GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
+    in_workspace || export GOWORK=off GOFLAGS="-mod=mod" GOTOOLCHAIN=${GOTOOLCHAIN:-local} GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
     build_langhost "$dest" || die "could not rebuild scripts/langhost (see above)"
   fi
   log "using cached pulumi v$version ($dest)"
@@ -95,16 +125,34 @@ command -v go >/dev/null 2>&1 || die "no Pulumi CLI found and no Go toolchain to
   Install the Pulumi CLI (https://www.pulumi.com/docs/install/) at version $want_minor or newer and put it on PATH,
   or install Go 1.24+ so this script can build pulumi v$version from Go modules."
 
+# The version variable lives in sdk/ since 3.1xx and in pkg/ before; -X on a missing one is ignored.
+ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version -X github.com/pulumi/pulumi/pkg/v3/version.Version=v$version"
+
+if in_workspace; then
+  log "building pulumi v$version and scripts/langhost from this checkout's Go workspace (go.work; first run only: about 1.5 GB of Go modules and several minutes)"
+  rm -rf "$dest.partial" && mkdir -p "$dest.partial"
+  (workspace_go_env && cd "$here/scripts/gotools" \
+    && go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2) \
+    || die "could not build pulumi v$version (see above)"
+  build_langhost "$dest.partial" || die "could not compile scripts/langhost (see above)"
+  rm -rf "$dest"
+  mv "$dest.partial" "$dest"
+  install_plugin_script
+  log "built $("$dest/pulumi" version) in $dest"
+  echo "$dest"
+  exit 0
+fi
+
 log "building pulumi v$version and pulumi-language-nodejs from Go modules (first run only; takes several minutes)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Outside the workspace: a module of its own, even when run from a checkout's node_modules.
+export GOWORK=off
 export GOFLAGS="-mod=mod"
 export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 # The checksum database does not answer for every pulumi module through the registry mirror;
 # the modules still come over TLS from the module proxy.
 export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
-# The version variable lives in sdk/ since 3.1xx and in pkg/ before; -X on a missing one is ignored.
-ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version -X github.com/pulumi/pulumi/pkg/v3/version.Version=v$version"
 json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o&&o[k],JSON.parse(s));process.stdout.write(v==null?"":String(v))})' "$1"; }
 
 # Non-local `replace` lines of a go.mod (local ones point into the pulumi repository itself).

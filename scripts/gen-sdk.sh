@@ -4,9 +4,10 @@
 # serves), with Pulumi's own code generators (scripts/codegen). Run it after changing the schema:
 #   npm run gen:sdk                      (= bash scripts/gen-sdk.sh)
 #   bash scripts/gen-sdk.sh --out DIR    writes DIR/go, DIR/python, ... instead (test/unit/sdkFresh.test.ts)
-# The generators are Go programs, built on first use (a minute or two; Go modules from the module
-# proxy) and cached by a checksum of their sources under ${PULUMI_MGMT_CACHE:-~/.cache/pulumi-mgmt},
-# where scripts/ensure-pulumi.sh keeps the Pulumi CLI.
+# The generators are Go programs, built on first use in the repository's Go workspace (go.work:
+# seconds once the CLI is built; modules from the module proxy) and cached by a checksum of their
+# sources under ${PULUMI_MGMT_CACHE:-~/.cache/pulumi-mgmt}, where scripts/ensure-pulumi.sh keeps
+# the Pulumi CLI.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 log() { echo "[gen-sdk] $*" >&2; }
@@ -26,15 +27,16 @@ command -v go >/dev/null 2>&1 || die "no Go toolchain on PATH: the SDK generator
 # The schema comes from dist/, as the plugin serves it: compile first when the sources changed.
 node "$here/scripts/source-hash.js" --is-built "$here" || bash "$here/scripts/setup.sh"
 
-# Both generators in one cache entry, keyed by every source they are built from.
-sum=$(cd "$here/scripts/codegen" && find . -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -name '*.png' \) | LC_ALL=C sort \
-  | xargs sha256sum | sha256sum | cut -c1-16)
+# Both generators in one cache entry, keyed by every source they are built from (the workspace's too).
+sum=$( (cd "$here/scripts/codegen" && find . -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -name '*.png' \) | LC_ALL=C sort \
+  | xargs sha256sum; sha256sum "$here/go.work" "$here/scripts/gotools/go.mod") | sha256sum | cut -c1-16)
 bin="${PULUMI_MGMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-mgmt}/codegen-$sum"
 if [ ! -x "$bin/codegen" ] || [ ! -x "$bin/codegen-dotnet" ]; then
-  log "building the SDK generators (scripts/codegen; first run only, a minute or two) into $bin"
-  # As scripts/ensure-pulumi.sh builds the CLI: modules from the proxy, the checksum database
-  # skipped for pulumi's (it does not answer for all of them through the registry mirror).
-  export GOFLAGS="-mod=mod" GOTOOLCHAIN=${GOTOOLCHAIN:-local} GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi"
+  log "building the SDK generators (scripts/codegen; first run only, seconds after the CLI's build) into $bin"
+  # In the repository's Go workspace (go.work), as scripts/ensure-pulumi.sh builds the CLI: the
+  # same module graph and flags, so the build reuses what the CLI's compiled; the checksum
+  # database skipped for pulumi's modules (it does not answer for all of them through the mirror).
+  export GOWORK="$here/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local} GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi"
   mkdir -p "$bin.partial"
   (cd "$here/scripts/codegen" && go build -trimpath -o "$bin.partial/codegen" .) || die "could not build scripts/codegen (see above)"
   (cd "$here/scripts/codegen/dotnet" && go build -trimpath -o "$bin.partial/codegen-dotnet" .) \

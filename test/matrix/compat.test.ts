@@ -47,6 +47,15 @@ interface Leg {
   form: "module" | "closure";
 }
 
+/**
+ * The CLI this repository builds for itself (its Go workspace's Pulumi, scripts/gotools/go.mod),
+ * which the legs on the repository's own SDK version run under instead of a second CLI build: a
+ * CLI runs programs of any 3.x SDK not newer than itself.
+ */
+const WORKSPACE_CLI = /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\d+\.\d+\.\d+)/.exec(
+  readFileSync(path.join(PACKAGE_ROOT, "scripts/gotools/go.mod"), "utf8"),
+)![1];
+
 /** The oldest @pulumi/pulumi the peer range allows (package.json), and the newest 3.x measured. */
 export const FLOOR_SDK = "3.139.0";
 export const NEWEST_SDK = "3.270.0";
@@ -56,11 +65,11 @@ export const LEGS: Record<string, Leg> = {
   floor: { sdk: FLOOR_SDK, manager: "npm", module: "commonjs", form: "module" },
   // TypeScript with no `typescript` in the project: without the package's peer dependency, Pulumi
   // falls back to its bundled TypeScript 3.8, which cannot read the package's declarations.
-  today: { sdk: "3.248.0", manager: "npm", module: "typescript", form: "module" },
+  today: { sdk: "3.248.0", cli: WORKSPACE_CLI, manager: "npm", module: "typescript", form: "module" },
   newest: { sdk: NEWEST_SDK, cli: NEWEST_CLI, node: "22", manager: "npm", module: "commonjs", form: "module" },
-  esm: { sdk: "3.248.0", manager: "npm", module: "module", form: "module" },
+  esm: { sdk: "3.248.0", cli: WORKSPACE_CLI, manager: "npm", module: "module", form: "module" },
   // pnpm's real paths run through node_modules/.pnpm/: the thin closure is serialized instead.
-  pnpm: { sdk: "3.248.0", manager: "pnpm", module: "commonjs", form: "closure" },
+  pnpm: { sdk: "3.248.0", cli: WORKSPACE_CLI, manager: "pnpm", module: "commonjs", form: "closure" },
 };
 
 const selected = (process.env.MGMT_MATRIX_LEGS ?? "today,esm").split(",").map((l) => l.trim());

@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { mgmtConfigMap, type MgmtStack } from "../../provider/automation";
 import { installPlugin } from "../../provider/plugin/install";
 import { pulumiCliDir, testBackend, type TestEnv } from "./harness";
+import { goBuild } from "./goWorkspace";
 import { PLUGIN_MAIN } from "./pluginProcess";
 
 /** What the program declares; a test changes these between runs. */
@@ -133,14 +134,10 @@ export async function yamlProgramDoor<D>(
   };
 }
 
-/** The compiled Go proof (test/go/proof): built once per test run, with the module cache the CLI build filled. */
+/** The compiled Go proof (test/go/proof): built once per test run, in the Go workspace the CLI was built in. */
 function goProofBinary(dir: string): string {
   const out = path.join(dir, "proof");
-  execFileSync("go", ["build", "-o", out, "."], {
-    cwd: path.resolve(__dirname, "../go/proof"),
-    env: { ...process.env, GOFLAGS: "-mod=mod", GONOSUMDB: "github.com/pulumi/pulumi", GOTOOLCHAIN: "local" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  goBuild(path.resolve(__dirname, "../go/proof"), ["-o", out, "."]);
   return out;
 }
 
