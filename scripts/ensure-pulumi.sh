@@ -95,7 +95,7 @@ build_langhost() { # $1: the folder to put pulumi-language-nodejs in
   local w
   w=$(mktemp -d)
   cp -r "$here/scripts/langhost" "$w/langhost"
-  if ! (cd "$w/langhost" && go mod edit -require "github.com/pulumi/pulumi/sdk/v3@v$version" \
+  if ! (cd "$w/langhost" && go mod edit -require "github.com/pulumi/pulumi/sdk/v3@v$version" -require "github.com/pulumi/pulumi/pkg/v3@v$version" \
         && go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$1/pulumi-language-nodejs" . >&2); then
     # An older SDK lacks RPC types the host also implements; the host speaks both the old and the
     # new plugin protocol, so it is built against the SDK its own go.mod pins instead.

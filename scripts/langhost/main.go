@@ -5,10 +5,11 @@
 // from this project's machines does not serve. scripts/ensure-pulumi.sh builds this host instead
 // when the upstream one cannot be fetched.
 //
-// It implements what `pulumi new/install/preview/up/refresh/destroy` of a Node.js program needs:
-// Run (start `@pulumi/pulumi/cmd/run` from the program's own node_modules with the engine's
-// settings), InstallDependencies (npm, pnpm or yarn install), GetPluginInfo, and empty plugin
-// requirements (dynamic providers need no plugin download).
+// It implements what `pulumi new/install/preview/up/refresh/destroy/import` of a Node.js program
+// needs: Run (start `@pulumi/pulumi/cmd/run` from the program's own node_modules with the
+// engine's settings), InstallDependencies (npm, pnpm or yarn install), GenerateProgram (the
+// TypeScript `pulumi import` prints, by Pulumi's own Node.js code generator, as the upstream host
+// does), GetPluginInfo, and empty plugin requirements (dynamic providers need no plugin download).
 // Everything else answers Unimplemented, which the engine treats as "older host".
 package main
 
@@ -24,6 +25,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -48,6 +54,46 @@ func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.Plugin
 
 func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPluginsRequest) (*pulumirpc.GetRequiredPluginsResponse, error) {
 	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+// GenerateProgram turns the program `pulumi import` writes in Pulumi's intermediate language
+// (PCL) into TypeScript, binding it against the schemas the engine serves (LoaderTarget): what
+// the upstream host does, so that `pulumi import` prints the code to paste.
+func (h *host) GenerateProgram(ctx context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := schema.NewLoaderClient(req.LoaderTarget)
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	parser := syntax.NewParser()
+	for path, contents := range req.Source {
+		if err := parser.ParseFile(strings.NewReader(contents), path); err != nil {
+			return nil, err
+		}
+		if parser.Diagnostics.HasErrors() {
+			return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics)}, nil
+		}
+	}
+	options := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
+	if !req.Strict {
+		options = append(options, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), options...)
+	if err != nil {
+		return nil, err
+	}
+	diagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
+	if diags.HasErrors() {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: diagnostics}, nil
+	}
+	files, diags, err := nodejs.GenerateProgram(program)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GenerateProgramResponse{
+		Source:      files,
+		Diagnostics: append(diagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...),
+	}, nil
 }
 
 func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {

@@ -122,8 +122,15 @@ test("pulumi import and the import option take every resource as found; destroy 
   const database = emu.emulator.data.databases.find((d) => d.owner === alice.username)!.record;
   database.budget = 30;
 
-  // No code generation: the language host here (scripts/langhost) does not implement GenerateProgram.
-  await pulumi("import", "--yes", "--generate-code=false", "mgmt:index:SearchIndex", "docs", docs.id);
+  // The code to paste, by the language host's GenerateProgram (Pulumi's Node.js generator, the
+  // plugin's schema read through the engine): the index declared as found, adopted by its id.
+  const code = await pulumi("import", "--yes", "mgmt:index:SearchIndex", "docs", docs.id);
+  expect(code).toContain('import * as mgmt from "@pulumi-mgmt/mgmt";');
+  expect(code).toMatch(
+    new RegExp(
+      `const docs = new mgmt\\.SearchIndex\\("docs", \\{\\s*adopt: "${docs.id}",\\s*name: "docs",\\s*region: "eu-west-1",\\s*type: "free",\\s*\\}, \\{\\s*protect: true,\\s*\\}\\);`,
+    ),
+  );
   await pulumi("import", "--yes", "--generate-code=false", "mgmt:index:MessagingBudget", "budget", accountId);
   for (const [type, name, id] of [
     ["DatabaseBudget", "db", database.database_id],
