@@ -18,6 +18,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import { constructAdapterProblems } from "../plugin/constructAdapter";
 import { UserError } from "../userError";
+import { SECRET_SIG, SIG_KEY, UNKNOWN_VALUE } from "../wireSentinels";
 
 /** What the SDK's `up`, `refresh` and `destroy` read from the stack once their CLI command has succeeded. */
 export interface AfterCommand<Summary> {
@@ -160,6 +161,18 @@ export async function sdkAdapterProblems(): Promise<string[]> {
       `@pulumi/pulumi ${version}: runtime/settings has no grpcClientOptions object (present since ${since}): isolateEngineConnections() would do nothing; update sdkAdapter.ts`,
     );
   }
+  // The wire format's sentinels, declared once in this package (wireSentinels.ts), are the SDK's.
+  const rpc = await import("@pulumi/pulumi/runtime/rpc");
+  const sentinels: [string, string, string][] = [
+    ["unknownValue", rpc.unknownValue, UNKNOWN_VALUE],
+    ["specialSigKey", rpc.specialSigKey, SIG_KEY],
+    ["specialSecretSig", rpc.specialSecretSig, SECRET_SIG],
+  ];
+  for (const [name, theirs, ours] of sentinels)
+    if (theirs !== ours)
+      problems.push(
+        `@pulumi/pulumi ${version}: runtime/rpc's ${name} is ${JSON.stringify(theirs)}, not wireSentinels.ts's ${JSON.stringify(ours)}: secrets or unknowns would be misread; update wireSentinels.ts`,
+      );
   // The plugin's Construct runs the SDK's runtime through its internals (plugin/constructAdapter.ts).
   const missing = constructAdapterProblems();
   if (missing.length > 0) {

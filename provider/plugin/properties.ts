@@ -7,8 +7,7 @@
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
-// Pulumi's sentinels, from the SDK module validation.ts already loads for `unknownValue` (no root SDK).
-import { specialSecretSig as SECRET_SIG, specialSigKey as SIG_KEY } from "@pulumi/pulumi/runtime/rpc";
+import { SECRET_SIG, SIG_KEY } from "../wireSentinels";
 export { SECRET_SIG, SIG_KEY };
 
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };

@@ -1,9 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import type { z } from "zod";
 import type { Api } from "../api/endpoints";
 import { ConfigError } from "../config";
 import { apiClient } from "../runtime";
+import { UNKNOWN_VALUE } from "../wireSentinels";
 
 /**
  * The inputs a `read` hands back for later diffs. Pulumi types `ReadResult.inputs` as the
@@ -13,12 +13,8 @@ export function readInputs<Outputs>(inputs: object): Outputs {
   return inputs as Outputs;
 }
 
-/**
- * The engine's sentinel for a value not known until apply (`pulumi.runtime.unknownValue`), from
- * the SDK's submodule rather than its root: the plugin (provider/plugin/) serves these providers
- * and must not load the whole SDK.
- */
-export const UNKNOWN: string = unknownValue;
+/** The engine's sentinel for a value not known until apply (`pulumi.runtime.unknownValue`; wireSentinels.ts). */
+export const UNKNOWN: string = UNKNOWN_VALUE;
 
 /** A value not known until apply: what the engine passes for it. */
 export function isUnknown(value: unknown): boolean {

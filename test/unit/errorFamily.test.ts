@@ -44,11 +44,11 @@ describe("the source of provider/", () => {
     expect(linesMatching(/\bas unknown as\b|\bas never\b/)).toEqual([]);
   });
 
-  test("re-declares no Pulumi constant", () => {
+  test("writes Pulumi's wire sentinels in one place only (wireSentinels.ts, checked against the SDK's)", () => {
     expect(
       linesMatching(
         /04da6b54-80e4-46f7-96ec-b56ff0331ba9|4dabf18193072939515e22adb298388d|1b47061264138c4ac30d75fd1eb44270/,
-      ),
+      ).filter((l) => !l.startsWith("wireSentinels.ts:")),
     ).toEqual([]);
   });
 
