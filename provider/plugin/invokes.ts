@@ -40,7 +40,8 @@ function sealedFields(value: Record<string, unknown>, properties: Record<string,
   );
 }
 
-export function invokeCalls(schema: PackageSchema) {
+/** `schema`: the package schema, asked for on the first invoke (its functions' secret fields). */
+export function invokeCalls(schema: () => PackageSchema) {
   // No program runs in the plugin: the functions' settings are the provider's (Configure).
   functionsUseProviderConfig();
   const functions = new Map(PLUGIN_FUNCTIONS.map((f) => [token(f.name), f]));
@@ -61,7 +62,8 @@ export function invokeCalls(schema: PackageSchema) {
     const result = await f.run(args);
     const answer = f.list ? { items: result } : result;
     if (!isRecord(answer)) throw new InternalError(`${f.name} answered no object (${typeof answer})`);
-    const returned = sealedFields(answer, schema.functions[req.getTok()].outputs.properties, schema.types);
+    const { functions: specs, types } = schema();
+    const returned = sealedFields(answer, specs[req.getTok()].outputs.properties, types);
     const everything = new Set(secretKeys.size > 0 ? Object.keys(returned) : []);
     return new InvokeResponse().setReturn(toStruct(returned, everything));
   };

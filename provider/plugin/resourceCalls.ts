@@ -35,7 +35,7 @@ import { UserError } from "../userError";
 import { fromStruct, present, recorded, toStruct, type Plain } from "./properties";
 import { token } from "./pulumiTypes";
 import { PLUGIN_RESOURCES } from "./resources";
-import type { PackageSchema } from "./schema";
+import { resourceSchema, type PackageSchema } from "./schema";
 
 /** The provider behind each type name: the dynamic resources' own (one implementation per resource). */
 const PROVIDERS: Record<string, ResourceProvider> = {
@@ -85,26 +85,30 @@ function autoNameOf(name: string, seed: Uint8Array): string {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function resourceCalls(schema: PackageSchema) {
+export function resourceCalls() {
+  const resources = new Map(PLUGIN_RESOURCES.map((r) => [token(r.name), r]));
+  // Each type's part of the schema on its first call: a run uses one or two of them.
   const served = new Map<string, Served>();
-  for (const r of PLUGIN_RESOURCES) {
-    const spec = schema.resources[token(r.name)];
-    served.set(token(r.name), {
+  const resourceOf = (urn: string): Served => {
+    const type = typeOf(urn);
+    const known = served.get(type);
+    if (known) return known;
+    const r = resources.get(type);
+    if (!r)
+      throw new UserError(
+        `mgmt plugin: no resource type "${type}" (${urn}); the types are ${[...resources.keys()].join(", ")}`,
+      );
+    const spec = resourceSchema(r);
+    const made: Served = {
       provider: PROVIDERS[r.name],
       secretOutputs: secretKeysOf(spec.properties),
       secretInputs: secretKeysOf(spec.inputProperties),
       outputKeys: Object.keys(spec.properties),
       inputKeys: Object.keys(spec.inputProperties),
       internalInputs: r.internalInputs,
-    });
-  }
-  const resourceOf = (urn: string): Served => {
-    const found = served.get(typeOf(urn));
-    if (!found)
-      throw new UserError(
-        `mgmt plugin: no resource type "${typeOf(urn)}" (${urn}); the types are ${[...served.keys()].join(", ")}`,
-      );
-    return found;
+    };
+    served.set(type, made);
+    return made;
   };
 
   async function check(req: CheckRequest): Promise<CheckResponse> {

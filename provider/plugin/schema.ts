@@ -9,7 +9,7 @@ import { CONTROLS_DESCRIPTION, CONTROLS_NAME, ControlsInputs, ControlsOutputs } 
 import { PLUGIN_FUNCTIONS } from "./functions";
 import { INPUT_DOCS } from "./inputDocs";
 import { PACKAGE, TypeCollector, jsonSchemaOf, token, type ObjectTypeSpec, type PropertySpec } from "./pulumiTypes";
-import { PLUGIN_RESOURCES } from "./resources";
+import { PLUGIN_RESOURCES, type PluginResource } from "./resources";
 
 /** The plugin's version: the npm package's, which ships it (a unit test holds them equal). */
 export const PLUGIN_VERSION = "0.1.0";
@@ -108,6 +108,16 @@ function configVariables(): Record<string, PropertySpec> {
 }
 
 /** The whole schema, as `pulumi package get-schema` prints it. */
+/**
+ * One resource's part of the schema, alone: what the plugin's resource calls need of it (which
+ * keys are inputs and outputs, which are secret), without the rest of the schema, which takes a
+ * tenth of a second of CPU to generate (z.toJSONSchema of every resource and function) at every
+ * start of the plugin, that is at every engine run.
+ */
+export function resourceSchema(r: PluginResource): ResourceSpec {
+  return resourceSpec(new TypeCollector(), r.name, r.description, r.inputs, r.outputs, r.internalInputs);
+}
+
 export function packageSchema(): PackageSchema {
   const types = new TypeCollector();
   const resources: Record<string, ResourceSpec> = {};

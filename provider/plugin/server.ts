@@ -31,7 +31,7 @@ import { fromStruct, type Plain } from "./properties";
 import { invokeCalls } from "./invokes";
 import { PACKAGE } from "./pulumiTypes";
 import { resourceCalls } from "./resourceCalls";
-import { PLUGIN_VERSION, packageSchema } from "./schema";
+import { PLUGIN_VERSION, packageSchema, type PackageSchema } from "./schema";
 
 /** A provider input or config variable key ("baseUrl", "mgmt:baseUrl", "mgmt:config:baseUrl") as its setting's name. */
 function settingName(key: string): SettingName | undefined {
@@ -123,12 +123,13 @@ function configure(req: ConfigureRequest): ConfigureResponse {
 
 /** `engineAddress`: the engine's, the plugin's first argument; Construct registers with it. */
 export function providerServer(engineAddress?: string): IResourceProviderServer {
-  const spec = packageSchema();
-  const schema = JSON.stringify(spec);
-  const resources = resourceCalls(spec);
+  // The whole schema only when asked for (GetSchema, an invoke): most runs never need it.
+  let spec: PackageSchema | undefined;
+  const schema = () => (spec ??= packageSchema());
+  const resources = resourceCalls();
   return {
     getPluginInfo: unary(() => new PluginInfo().setVersion(PLUGIN_VERSION)),
-    getSchema: unary(() => new GetSchemaResponse().setSchema(schema)),
+    getSchema: unary(() => new GetSchemaResponse().setSchema(JSON.stringify(schema()))),
     checkConfig: unary(checkConfig),
     diffConfig: unary(diffConfig),
     configure: unary(configure),
@@ -136,7 +137,7 @@ export function providerServer(engineAddress?: string): IResourceProviderServer 
     attach: unary(() => new Empty()),
     handshake: notYet("Handshake"),
     parameterize: notYet("Parameterize"),
-    invoke: unary(invokeCalls(spec)),
+    invoke: unary(invokeCalls(schema)),
     call: notYet("Call"),
     check: unary(resources.check),
     diff: unary(resources.diff),
