@@ -10,6 +10,7 @@ export {
   SecretsProviderError,
   engineReason,
   mgmtConfigMap,
+  mgmtEnv,
   mgmtStack,
   type MgmtConfig,
   type MgmtStack,

@@ -6,18 +6,19 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node
 import path from "node:path";
 import {
   LocalWorkspace,
+  Stack,
   type ConfigMap,
   type DestroyOptions,
   type LocalWorkspaceOptions,
   type PulumiFn,
   type RefreshOptions,
-  type Stack,
   type UpOptions,
 } from "@pulumi/pulumi/automation";
 import { SETTINGS_KEYS, type SettingName } from "../config";
 import { boundPulumiCommand } from "./boundCli";
 import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
+import { selectOrCreateStack } from "./sdkAdapter";
 import {
   leanDestroy,
   leanRefresh,
@@ -41,6 +42,18 @@ export function mgmtConfigMap(settings: MgmtConfig): ConfigMap {
     config[keys.config] = { value: String(value), secret: "secret" in keys && keys.secret };
   }
   return config;
+}
+
+/**
+ * The same settings as the environment variables the provider reads when the stack's config has
+ * none (config.ts `resolveSettings`): what a run that does not record its settings in the stack
+ * passes to its CLI (the fleet's tenant runs, fleet/converge.ts).
+ */
+export function mgmtEnv(settings: MgmtConfig): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(settings) as [SettingName, string | number | undefined][])
+    if (value !== undefined) env[SETTINGS_KEYS[name].env] = String(value);
+  return env;
 }
 
 export interface StackOptions {
@@ -76,6 +89,12 @@ export interface StackOptions {
    * fleet run needs, so that nothing of it outlives its worker. Default false.
    */
   boundCli?: boolean;
+  /**
+   * The caller knows the stack exists on the backend and this work folder has run it (the fleet's
+   * marker, fleet/knownStacks.ts): no CLI command runs to select it, as every operation names its
+   * stack. If it was removed meanwhile, the operation fails with the SDK's StackNotFoundError.
+   */
+  known?: boolean;
 }
 
 export interface MgmtStack {
@@ -144,39 +163,41 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
   if (backendDir) mkdirSync(backendDir, { recursive: true });
   envVars.PULUMI_BACKEND_URL = backendUrl;
 
-  let stack: Stack;
-  if (options.program && options.workDir) {
-    // An inline program in workDir: its Pulumi.yaml if it has one, else one written there.
+  let workspace: LocalWorkspace;
+  if (options.program) {
+    // An inline program: in workDir with its Pulumi.yaml if it has one, else one written there
+    // (or in a temporary folder of the SDK's).
     const projectName = options.projectName ?? "pulumi-mgmt-inline";
-    const hasProject = ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"].some((f) =>
-      existsSync(path.join(options.workDir!, f)),
-    );
-    const projectSettings = hasProject
-      ? undefined
-      : { name: projectName, runtime: "nodejs" as const, main: providerHostDir(), backend: { url: backendUrl } };
-    stack = await LocalWorkspace.createOrSelectStack(
-      { stackName, projectName, program: options.program },
-      { ...wsOptions, workDir: options.workDir, ...(projectSettings ? { projectSettings } : {}) },
-    );
-  } else if (options.program) {
-    const projectName = options.projectName ?? "pulumi-mgmt-inline";
-    stack = await LocalWorkspace.createOrSelectStack(
-      { stackName, projectName, program: options.program },
-      {
-        ...wsOptions,
-        projectSettings: {
-          name: projectName,
-          runtime: "nodejs",
-          main: providerHostDir(),
-          backend: { url: backendUrl },
-        },
-      },
-    );
+    const hasProject =
+      options.workDir !== undefined &&
+      ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"].some((f) => existsSync(path.join(options.workDir!, f)));
+    workspace = await LocalWorkspace.create({
+      ...wsOptions,
+      program: options.program,
+      ...(options.workDir ? { workDir: options.workDir } : {}),
+      ...(hasProject
+        ? {}
+        : {
+            projectSettings: {
+              name: projectName,
+              runtime: "nodejs" as const,
+              main: providerHostDir(),
+              backend: { url: backendUrl },
+            },
+          }),
+    });
   } else {
     if (!options.workDir)
       throw new UserError("mgmtStack needs either program (an inline program) or workDir (a project folder): give one");
-    stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: options.workDir }, wsOptions);
+    workspace = await LocalWorkspace.create({ ...wsOptions, workDir: options.workDir });
   }
+  // One CLI command selects the stack or creates it (sdkAdapter.ts), where the SDK's createOrSelect
+  // runs two for a new stack; none when the caller knows it.
+  const sdk = { select: workspace.selectStack.bind(workspace), create: workspace.createStack.bind(workspace) };
+  workspace.selectStack = options.known
+    ? async () => undefined
+    : (name) => selectOrCreateStack(workspace, name, options.secretsProvider, sdk);
+  const stack = await Stack.select(stackName, workspace);
   const config = { ...mgmtConfigMap(options.mgmt ?? {}), ...options.config };
   if (Object.keys(config).length > 0) {
     await stack.setAllConfig(config).catch((err: unknown) => {

@@ -3,12 +3,13 @@
  * (examples/tenants) and each fleet job (fleet/queue.ts) run. Transient failures are retried here
  * when the caller asks (the driver); a fleet job leaves retries to the job queue instead.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
-import { ConcurrentUpdateError, type EngineEvent } from "@pulumi/pulumi/automation";
-import { mgmtStack, type MgmtConfig } from "../automation/stack";
+import { ConcurrentUpdateError, StackNotFoundError, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
+import { mgmtEnv, mgmtStack, type MgmtConfig } from "../automation/stack";
 import { recoverPendingCreates } from "../automation/recovery";
+import { forgetStack, isKnownStack, markStackKnown } from "./knownStacks";
 import { alive } from "./processes";
 import { settleStackLock } from "./stackLock";
 import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
@@ -166,6 +167,22 @@ function stopReason(signal: AbortSignal): string {
 const deadHereHolder = (h: { hostname: string; pid: number }) =>
   h.hostname === hostname() && h.pid > 0 && !alive(h.pid);
 
+/**
+ * A stack written by an earlier version recorded the service's settings in its config, which
+ * would win over the environment the runs now give them in: dropped once (the file is read, no
+ * CLI command runs unless there is something to drop).
+ */
+async function dropRecordedSettings(stack: Stack, workDir: string): Promise<void> {
+  let file: string;
+  try {
+    file = readFileSync(path.join(workDir, `Pulumi.${stack.name}.yaml`), "utf8");
+  } catch {
+    return;
+  }
+  const keys = [...file.matchAll(/^\s+(mgmt:[A-Za-z]+):/gm)].map((m) => m[1]);
+  if (keys.length > 0) await stack.removeAllConfig(keys);
+}
+
 export async function converge(
   t: Tenant,
   o: RunOptions,
@@ -188,6 +205,7 @@ export async function converge(
     if (line) progress(line);
   };
 
+  let known = isKnownStack(workDir, o.backendUrl, t.id);
   for (let attempt = 1; ; attempt++) {
     // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
     if (o.signal.aborted)
@@ -198,19 +216,22 @@ export async function converge(
         transient: true,
       });
     try {
+      // The service's settings reach the plugin as environment variables, not as the stack's
+      // config: the same for every tenant, and one CLI command per run (config set-all) fewer.
       const tenant = await mgmtStack({
         workDir,
         projectName: TENANT_PROJECT,
         stackName: t.id,
         backendUrl: o.backendUrl,
-        mgmt: o.mgmt,
         program: tenantProgram(t),
+        known,
+        envVars: { ...mgmtEnv(o.mgmt), ...o.envVars },
         ...(o.passphrase ? { passphrase: o.passphrase } : {}),
-        ...(o.envVars ? { envVars: o.envVars } : {}),
         ...(o.boundCli ? { boundCli: true } : {}),
       });
       const { stack } = tenant;
       await useTenantPlugin(stack.workspace, workDir);
+      await dropRecordedSettings(stack, workDir);
       if (o.recover && attempt === 1) {
         // A fenced run has settled Pulumi's lock under its fence (fencedRun.ts). Without a fence,
         // a lock is provably a dead run's only when it names this machine and a process that is gone.
@@ -232,6 +253,7 @@ export async function converge(
       }
       if (o.action === "destroy") {
         const destroyed = await tenant.destroy({ onOutput, signal: o.signal });
+        forgetStack(workDir);
         await stack.workspace.removeStack(t.id);
         return done({
           status: "destroyed",
@@ -243,6 +265,7 @@ export async function converge(
         // A refresh that changes nothing: the preview of one, read from its events.
         const drift = driftCollector();
         await stack.previewRefresh({ onOutput, onEvent: drift.onEvent, signal: o.signal });
+        markStackKnown(workDir, o.backendUrl, t.id);
         return done({
           status: drift.found.length > 0 ? "drifted" : "unchanged",
           attempts: attempt,
@@ -250,9 +273,17 @@ export async function converge(
         });
       }
       const up = await tenant.up({ onOutput, signal: o.signal });
+      markStackKnown(workDir, o.backendUrl, t.id);
       const changes = up.summary.resourceChanges as Record<string, number> | undefined;
       return done({ status: statusOf(changes), index: up.outputs.indexName?.value, attempts: attempt, changes });
     } catch (err) {
+      if (known && err instanceof StackNotFoundError) {
+        // Removed since this folder last ran it (a destroy elsewhere): select or create it again.
+        forgetStack(workDir);
+        known = false;
+        attempt--;
+        continue;
+      }
       if (o.signal.aborted)
         return done({
           status: "cancelled",

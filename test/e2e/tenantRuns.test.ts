@@ -1,0 +1,147 @@
+/**
+ * What one tenant's run costs and keeps, through the real engine (fleet/converge.ts, as the fleet
+ * and the driver run it): every CLI start is about 0.4 s of CPU before it does anything, so a
+ * run starts as few as it can. A new tenant: one command selects or creates its stack (`stack
+ * select --create`), then `up`; a tenant this work folder has run: `up` alone (knownStacks.ts).
+ * The service's settings reach the plugin as environment variables: nothing of them is written
+ * into the stack's config or its state, and a stack that recorded them (an earlier version) has
+ * them dropped once. A stack removed elsewhere since is selected or created again.
+ */
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { mgmtStack } from "../../provider/automation";
+import { converge, type RunOptions } from "../../provider/fleet/converge";
+import { TENANT_PROJECT, tenantProgram, type Tenant } from "../../provider/fleet/tenant";
+import { testBackend, testEnv, writes, type TestEnv } from "../support/harness";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await testEnv();
+});
+afterAll(() => env.cleanup());
+
+const tenant: Tenant = {
+  id: "acme",
+  plan: "free",
+  searchRegion: "eu-west-1",
+  messagingRegion: "eu-central-1",
+  flowControlKey: "acme",
+};
+
+/** Everything a tenant's runs share: a backend, a work root, the service's settings. */
+function runs() {
+  const backend = testBackend();
+  const workRoot = path.join(backend.backendDir, "work");
+  const pidFile = path.join(backend.backendDir, "cli-pids");
+  writeFileSync(pidFile, "");
+  const messaging = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
+  const options = (action: RunOptions["action"]): RunOptions => ({
+    backendUrl: `file://${backend.backendDir}`,
+    workRoot,
+    mgmt: { ...env.mgmt, messagingToken: messaging.token },
+    retries: 0,
+    action,
+    recover: false,
+    signal: new AbortController().signal,
+    passphrase: backend.passphrase,
+    // Each CLI records its pid in this file (automation/boundCli.ts): one line per CLI started.
+    boundCli: true,
+    envVars: { PULUMI_MGMT_CLI_PIDS: pidFile, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
+  let counted = 0;
+  return {
+    backend,
+    workDir: path.join(workRoot, tenant.id),
+    password: env.mgmt.password as string,
+    options,
+    /** The CLI processes started since the last call. */
+    clis(): number {
+      const all = readFileSync(pidFile, "utf8").split("\n").filter(Boolean).length;
+      const since = all - counted;
+      counted = all;
+      return since;
+    },
+    /** The inputs of the stack's mgmt provider resource, as the engine recorded them. */
+    providerInputs(): Record<string, unknown> {
+      const file = path.join(stacksDir(backend.backendDir), `${tenant.id}.json`);
+      const state = JSON.parse(readFileSync(file, "utf8")) as {
+        checkpoint: { latest: { resources: { type: string; inputs?: Record<string, unknown> }[] } };
+      };
+      return state.checkpoint.latest.resources.find((res) => res.type === "pulumi:providers:mgmt")?.inputs ?? {};
+    },
+    stateText: () =>
+      readdirSync(backend.backendDir, { recursive: true, withFileTypes: true })
+        .filter((f) => f.isFile())
+        .map((f) => readFileSync(path.join(f.parentPath, f.name), "utf8"))
+        .join("\n"),
+  };
+}
+
+/** Where a file:// backend keeps the tenants project's stacks. */
+const stacksDir = (backendDir: string) => path.join(backendDir, ".pulumi", "stacks", TENANT_PROJECT);
+
+beforeEach(() => {
+  env.emu.emulator.reset();
+  const messaging = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
+  env.emu.emulator.data.accounts.find((a) => a.record.id === messaging.id)!.keys.acme = {
+    waitListSize: 0,
+    paused: false,
+    rateResets: 0,
+  };
+});
+
+test("a new tenant's run starts two CLI commands, a known one's one; the settings stay out of the stack's config and state", async () => {
+  const r = runs();
+  expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
+  expect(r.clis()).toBe(2); // stack select --create, up
+  const stackFile = readFileSync(path.join(r.workDir, `Pulumi.${tenant.id}.yaml`), "utf8");
+  expect(stackFile).not.toMatch(/mgmt:/);
+  // The provider's recorded inputs hold no address or credential (they came from the environment).
+  expect(r.providerInputs()).not.toHaveProperty("baseUrl");
+  expect(r.providerInputs()).not.toHaveProperty("password");
+  expect(r.stateText()).not.toContain(r.password);
+
+  env.emu.resetLog();
+  expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "unchanged" });
+  expect(r.clis()).toBe(1); // up
+  expect(writes(env.emu)).toBe(0);
+
+  expect(await converge(tenant, r.options("drift"))).toMatchObject({ status: "unchanged" });
+  expect(r.clis()).toBe(1); // preview --refresh
+
+  expect(await converge(tenant, r.options("destroy"))).toMatchObject({ status: "destroyed" });
+  expect(r.clis()).toBe(2); // destroy, stack rm
+  expect(await env.client.searchIndexes.list()).toEqual([]);
+});
+
+test("a stack removed elsewhere since this folder ran it is selected or created again; one that recorded the settings has them dropped once", async () => {
+  const r = runs();
+  expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
+  // Another folder (another machine of the fleet) destroys the tenant and removes its stack.
+  const elsewhere = { ...r.options("destroy"), workRoot: path.join(r.backend.backendDir, "elsewhere") };
+  expect(await converge(tenant, elsewhere)).toMatchObject({ status: "destroyed" });
+  r.clis();
+
+  // This folder still takes the stack for known: its up finds none, and the run selects or creates it.
+  expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
+  expect(r.clis()).toBe(3); // up (no such stack), stack select --create, up
+
+  // A stack whose config holds the settings, as an earlier version wrote them: dropped once, so
+  // that a recorded old password no longer wins over the fleet's.
+  await mgmtStack({
+    workDir: r.workDir,
+    ...r.backend,
+    projectName: TENANT_PROJECT,
+    stackName: tenant.id,
+    program: tenantProgram(tenant),
+    mgmt: { ...env.mgmt, password: "an-old-password" },
+  });
+  expect(readFileSync(path.join(r.workDir, `Pulumi.${tenant.id}.yaml`), "utf8")).toMatch(/mgmt:password/);
+  r.clis();
+  expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "unchanged" });
+  expect(r.clis()).toBe(2); // config rm-all, up
+  expect(readFileSync(path.join(r.workDir, `Pulumi.${tenant.id}.yaml`), "utf8")).not.toMatch(/mgmt:/);
+  expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "unchanged" });
+  expect(r.clis()).toBe(1);
+  await converge(tenant, r.options("destroy"));
+});
