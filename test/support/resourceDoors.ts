@@ -20,6 +20,7 @@ import {
 } from "../../provider";
 import { installPlugin, pluginCacheDir } from "../../provider/plugin/install";
 import { token } from "../../provider/plugin/pulumiTypes";
+import { PLUGIN_RESOURCES } from "../../provider/plugin/resources";
 import { PLUGIN_MAIN } from "./pluginProcess";
 
 const DYNAMIC = { SearchIndex, MessagingAccount, MessagingBudget, DatabaseBudget, FlowControlKey, MessagingQueue };
@@ -28,7 +29,12 @@ export type Kind = keyof typeof DYNAMIC;
 export interface ResourceDoor {
   name: "dynamic" | "plugin";
   /** Declares one resource in the running program. */
-  declare(kind: Kind, name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions): void;
+  declare(
+    kind: Kind,
+    name: string,
+    args: Record<string, unknown>,
+    opts?: pulumi.CustomResourceOptions,
+  ): pulumi.CustomResource;
   /** The resource's type in state. */
   type(kind: Kind): string;
   /** What a stack needs in its environment for this door. */
@@ -38,15 +44,33 @@ export interface ResourceDoor {
 export const dynamicDoor: ResourceDoor = {
   name: "dynamic",
   declare: (kind, name, args, opts) => {
-    const Resource = DYNAMIC[kind] as new (n: string, a: unknown, o?: pulumi.CustomResourceOptions) => unknown;
-    new Resource(name, args, opts);
+    const Resource = DYNAMIC[kind] as new (
+      n: string,
+      a: unknown,
+      o?: pulumi.CustomResourceOptions,
+    ) => pulumi.CustomResource;
+    return new Resource(name, args, opts);
   },
   type: (kind) => `pulumi-nodejs:dynamic/mgmt:${kind}`,
   envVars: {},
 };
 
-/** A resource of the plugin, as the generated SDKs declare one (their classes add typed outputs). */
-class PluginResource extends pulumi.CustomResource {}
+/**
+ * A resource of the plugin, as the generated SDKs declare one: every output of the schema an
+ * output property of the resource (the SDKs pass each as an undefined input; their classes add
+ * the types).
+ */
+class PluginResource extends pulumi.CustomResource {
+  constructor(kind: Kind, name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+    const outputs = Object.keys(PLUGIN_RESOURCES.find((r) => r.name === kind)!.outputs.shape);
+    super(token(kind), name, { ...Object.fromEntries(outputs.map((k) => [k, undefined])), ...args }, opts);
+  }
+}
+
+/** An output of a resource either door declared (a dynamic resource's getter, or the plugin's output property). */
+export function outputOf<T>(resource: pulumi.CustomResource, key: string): pulumi.Output<T> {
+  return (resource as unknown as Record<string, pulumi.Output<T>>)[key];
+}
 
 /** The plugin, installed into a Pulumi home of its own (the engine finds it in the plugin folder). */
 export function pluginDoor(): ResourceDoor {
@@ -54,7 +78,7 @@ export function pluginDoor(): ResourceDoor {
   installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
   return {
     name: "plugin",
-    declare: (kind, name, args, opts) => void new PluginResource(token(kind), name, args, opts),
+    declare: (kind, name, args, opts) => new PluginResource(kind, name, args, opts),
     type: (kind) => token(kind),
     envVars: { PULUMI_HOME: home },
   };
