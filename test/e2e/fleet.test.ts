@@ -627,8 +627,9 @@ test(
     const { token: t } = freshMessagingAccount(env);
     token = t;
     await finished(fleet(["submit", tenantsFile("o1", [{ id: "o1" }])]));
-    // A rate-limited account: the index create is answered 429 with Retry-After 30 (the client's cap), three times.
-    env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 30, times: 3 });
+    // A rate-limited account: the index create is answered 429 with Retry-After 10, three times (a dead run's
+    // provider, had it lived, would send its create within 3 x 13 s; the client caps a wait at 30 s).
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 10, times: 3 });
     env.emu.resetLog();
     const doomed = worker("o-doomed", 1);
     await until(
@@ -647,8 +648,8 @@ test(
       async () => (await status(pg.url)).some((r) => r.tenant === "o1" && r.state === "created"),
       300_000,
     );
-    // The dead run's provider, had it lived, would have sent its create by now: three waits of at most 33 s.
-    await sleep(limitedAt + 3 * 33_000 + 5_000 - Date.now());
+    // The dead run's provider, had it lived, would have sent its create by now: three waits of at most 13 s.
+    await sleep(limitedAt + 3 * 13_000 + 5_000 - Date.now());
     const inState = (await indexIdsInState()).o1;
     expect({ onService: indexesOnService("o1"), leftAfter5s }).toEqual({ onService: inState, leftAfter5s: [] });
     expect(inState).toHaveLength(1);

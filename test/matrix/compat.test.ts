@@ -299,12 +299,13 @@ test.each(legs)(
 /**
  * The SDK versions of the legs not run here: each installed with the package alone (no CLI, no
  * engine), so `npm test` learns when any SDK of the matrix moves what sdkAdapter.ts relies on.
+ * Side by side: each is mostly an npm install's wait on the registry.
  */
 const otherSdks = [...new Set(Object.values(LEGS).map((l) => l.sdk))].filter(
   (sdk) => !legs.some((name) => LEGS[name].sdk === sdk),
 );
 if (otherSdks.length > 0)
-  test.each(otherSdks)(
+  test.concurrent.each(otherSdks)(
     "@pulumi/pulumi %s still has what the package relies on beyond the SDK's published API",
     async (sdk) => {
       const dir = mkdtempSync(path.join(tmpdir(), `mgmt-matrix-sdk-${sdk}-`));
