@@ -615,8 +615,8 @@ function pluginSection(
           `  without the source trace the host records, ${atPhase.plugin.state.total - atPhase.plugin.state.sourceTrace} bytes, ${met(atPhase.plugin.state.total - atPhase.plugin.state.sourceTrace)}. The dynamic resource's: ${atPhase.state.total} bytes, ${atPhase.state.total - atPhase.state.sourceTrace} without its trace.`,
         ]
       : []),
-    `- CPU per tenant at most 1.6 s: a figure of \`npm run bench:fleet\` (its own section below), whose tenants still run the`,
-    `  dynamic resources; they are not moved to the plugin here. Toward it: through the plugin an \`up\` of ${PHASE_N} costs`,
+    `- CPU per tenant at most 1.6 s: a figure of \`npm run bench:fleet\` (its own section below), whose tenant program runs`,
+    `  the plugin. Toward it, here: through the plugin an \`up\` of ${PHASE_N} costs`,
     `  ${plainRatio(p("up").cpuToOurs)} times the dynamic resources' CPU, and a provider process starts on ${sec(starts.plugin.cpu.median)} of CPU against ${sec(starts.dynamic.cpu.median)}.`,
     "",
   ];
