@@ -161,10 +161,14 @@ function insideUpdate(w: Proc): boolean {
   return [...open.values()].some((n) => n > 0);
 }
 
-const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 240_000) => {
+/** Resolves when `ok` holds; fails naming `what` after `ms`, with the tail of what `workers` printed. */
+const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 240_000, workers: Proc[] = []) => {
   const end = Date.now() + ms;
   while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end)
+      throw new Error(
+        [`timed out waiting for ${what}`, ...workers.map((w) => w.out.split("\n").slice(-15).join("\n"))].join("\n"),
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
 };
@@ -202,7 +206,9 @@ test(
     const survivors = [worker("w2"), worker("w3")];
 
     // PostgreSQL restarted: every connection drops, and the runs whose fence it cut are stopped.
-    await env.emu.emulator.controls.heldRequests(1);
+    let held = false;
+    void env.emu.emulator.controls.heldRequests(1).then(() => (held = true));
+    await until("f03's pin to wait at the emulator's gate", () => held, 300_000, survivors);
     pg.restart();
     await until(
       "f03's worker to hear its fence is lost",

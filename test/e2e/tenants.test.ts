@@ -135,8 +135,12 @@ test(
     //    gracefully, the rest never start, and the driver exits non-zero saying so.
     env.emu.emulator.controls.latencyMs = 150;
     const first = driver(["--tenants", all, "--concurrency", "3"]);
-    while (env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length < 3)
-      await new Promise((r) => setTimeout(r, 100));
+    await until(
+      "3 indexes created",
+      () => env.emu.requests({ route: "POST /v2/search" }).filter((r) => r.status === 200).length >= 3,
+      300_000,
+      first,
+    );
     first.process.kill("SIGTERM");
     await finished(first);
     env.emu.emulator.controls.latencyMs = 0;
@@ -147,7 +151,7 @@ test(
     expect(partial).toBeLessThan(TENANTS);
 
     // 2. Started again: converges to exactly one index per tenant, one stack per tenant.
-    const second = await finished(driver(["--tenants", all, "--concurrency", "3"]));
+    const second = await endsWithin(driver(["--tenants", all, "--concurrency", "3"]), 600_000);
     expect(second.out).toMatch(new RegExp(`${TENANTS} of ${TENANTS} tenants converged`));
     expect(second.code).toBe(0);
     expect(indexNames()).toEqual(ids.map((id) => `${id}-search`));
@@ -162,7 +166,7 @@ test(
 
     // 3. Nothing changed: every tenant unchanged, and not one write call.
     env.emu.resetLog();
-    const third = await finished(driver(["--tenants", all, "--concurrency", "3"]));
+    const third = await endsWithin(driver(["--tenants", all, "--concurrency", "3"]), 600_000);
     expect(third.code).toBe(0);
     expect(third.out.match(/^t\d\d\s+unchanged\s/gm)).toHaveLength(TENANTS);
     expect(writes(env.emu)).toBe(0);
@@ -180,7 +184,7 @@ test(
       MGMT_TIMEOUT_MS: "600000",
       MGMT_TOTAL_TIMEOUT_MS: "900000",
     });
-    await env.emu.emulator.controls.heldRequests(1);
+    await heldWithin(1, 300_000, holder);
     const rival = await finished(driver(["--tenants", changed, "--recover"], path.join(work, "other-operator")));
     // The holder was inside its update all the while: still running, its pin still held (a held
     // request is logged only once answered or abandoned), and the rival wrote nothing.
@@ -256,11 +260,20 @@ test(
   20 * 60_000,
 );
 
-/** Resolves when `cond` holds; fails naming `what` after `ms`. */
-async function until(what: string, cond: () => boolean, ms: number): Promise<void> {
+/** Resolves when `cond` holds; fails naming `what` after `ms`, or at once if `run` ends first, with what it printed. */
+async function until(what: string, cond: () => boolean, ms: number, run?: Run): Promise<void> {
   for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 100))) {
-    if (Date.now() > end) throw new Error(`waited ${ms / 1000}s for ${what}`);
+    if (run && run.code !== null) throw new Error(`the driver ended (exit ${run.code}) before ${what}:\n${run.out}`);
+    if (Date.now() > end)
+      throw new Error(`waited ${ms / 1000}s for ${what}${run ? `; the driver printed:\n${run.out}` : ""}`);
   }
+}
+
+/** Resolves when `count` requests wait at the emulator's gate; fails after `ms`, or once `run` ends, with what it printed. */
+async function heldWithin(count: number, ms: number, run: Run): Promise<void> {
+  let held = false;
+  void env.emu.emulator.controls.heldRequests(count).then(() => (held = true));
+  await until(`${count} request(s) held at the emulator's gate`, () => held, ms, run);
 }
 
 /** Awaits a run's end, failing after `ms` with what it printed: a driver that hangs is the bug. */

@@ -45,24 +45,26 @@ export async function testEnv(options: StartOptions = {}): Promise<TestEnv> {
     timeoutMs: 3000,
   };
   const client = clientFor(mgmt);
-  const stacks: MgmtStack[] = [];
+  // Each stack, and the work folder the SDK made for its inline program (automation-*), which the SDK never removes.
+  const stacks: { s: MgmtStack; sdkWorkDir?: string }[] = [];
   return {
     emu,
     mgmt,
     client,
     async stack(o) {
       const s = await mgmtStack({ ...testBackend(), ...o, mgmt: { ...mgmt, ...o.mgmt } });
-      stacks.push(s);
+      stacks.push({ s, sdkWorkDir: o.workDir === undefined ? s.stack.workspace.workDir : undefined });
       return s;
     },
     async cleanup() {
-      for (const s of stacks) {
+      for (const { s, sdkWorkDir } of stacks) {
         try {
           await s.stack.workspace.removeStack(s.stack.name, { force: true });
         } catch {
           // the backend folder goes below anyway
         }
         if (s.backendDir) rmSync(s.backendDir, { recursive: true, force: true });
+        if (sdkWorkDir) rmSync(sdkWorkDir, { recursive: true, force: true });
       }
       await closeAllPools();
       await emu.close();
