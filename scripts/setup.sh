@@ -56,6 +56,11 @@ fi
 
 bin=$(bash scripts/ensure-pulumi.sh | tail -n 1)
 echo "$bin" > "$stamps/cli-dir"
+# The package installed above (the examples, the fleet's workers, the tenants driver) finds its CLI
+# by its own record (provider/automation/cli.ts): this CLI, not a second build of the SDK's version
+# by its own ensure-pulumi.sh, about 9 minutes on a bare machine, started by each of its processes.
+mkdir -p node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt
+echo "$bin" > node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt/cli-dir
 echo "[setup] Pulumi CLI: $bin ($("$bin/pulumi" version))" >&2
 if [[ " $* " == *" --yaml "* ]]; then
   # The folder to put on PATH when the CLI's own could not take the host (test/e2e/pluginYaml.test.ts).

@@ -177,3 +177,18 @@ describe("scripts/setup.sh", () => {
     10 * 60_000,
   );
 });
+
+test("the package installed for the repository's programs runs the repository's Pulumi CLI, never a build of its own", () => {
+  // A process outside Jest, as a fleet worker or the tenants driver is: it resolves `pulumi-mgmt`
+  // to node_modules/pulumi-mgmt, whose own ensure-pulumi.sh would build the SDK's version of the
+  // CLI (a second build, minutes long on a bare machine, seen there as two suites at their timeout).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "PULUMI_MGMT_CLI_DIR"));
+  const installed = execFileSync(
+    process.execPath,
+    ["-e", `process.stdout.write(require("pulumi-mgmt/automation").pulumiCliDir())`],
+    // From a program's folder (the repository's own folder would resolve the name to itself).
+    { cwd: path.join(ROOT, "examples/tenants"), env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const recorded = readFileSync(path.join(ROOT, "node_modules/.cache/pulumi-mgmt/cli-dir"), "utf8").trim();
+  expect(installed).toBe(recorded);
+});
