@@ -58,12 +58,10 @@ export async function testEnv(options: StartOptions = {}): Promise<TestEnv> {
     },
     async cleanup() {
       for (const { s, sdkWorkDir } of stacks) {
-        try {
-          await s.stack.workspace.removeStack(s.stack.name, { force: true });
-        } catch {
-          // the backend folder goes below anyway
-        }
+        // A file backend goes with its folder: a `pulumi stack rm` first would only cost a CLI
+        // (about 0.6 s of CPU each, hundreds in the suite).
         if (s.backendDir) rmSync(s.backendDir, { recursive: true, force: true });
+        else await s.stack.workspace.removeStack(s.stack.name, { force: true }).catch(() => undefined);
         if (sdkWorkDir) rmSync(sdkWorkDir, { recursive: true, force: true });
       }
       await closeAllPools();
