@@ -115,10 +115,22 @@ export interface ExportedResource {
   outputs?: Record<string, unknown>;
 }
 
-/** The stack's resources of one type, from `pulumi stack export`. */
+/**
+ * The stack's resources of one type, as `pulumi stack export` gives them but with secrets still
+ * encrypted: on a file backend, read from the stack's checkpoint (a CLI less, about 0.75 s of CPU,
+ * some 250 times in the suite: tests check that a value is secret, never its plain text); on
+ * another backend, or where the backend holds more than one stack of that name, from the export.
+ */
 export async function exported(s: MgmtStack, type: string): Promise<ExportedResource[]> {
-  const deployment = await s.stack.exportStack();
-  return ((deployment.deployment.resources ?? []) as ExportedResource[]).filter((r) => r.type === type);
+  const name = `${s.stack.name.split("/").pop()}.json`;
+  const checkpoints = s
+    .backendDirFiles()
+    .filter((f) => path.basename(f) === name && f.includes(`${path.sep}stacks${path.sep}`));
+  const resources =
+    checkpoints.length === 1
+      ? JSON.parse(readFileSync(checkpoints[0], "utf8")).checkpoint.latest?.resources
+      : (await s.stack.exportStack()).deployment.resources;
+  return ((resources ?? []) as ExportedResource[]).filter((r) => r.type === type);
 }
 
 /** The value Pulumi's state puts under SECRET_SIG to mark a secret. */
