@@ -15,6 +15,7 @@ import { convergeFenced } from "../../provider/fleet/fencedRun";
 import { tenantProgram, TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
 import { useTenantPlugin } from "../../provider/fleet/tenantResources";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
+import { tenantsFile as writeTenantsFile } from "../support/tenantsFile";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { fleetRunProcesses } from "../support/processes";
 
@@ -115,21 +116,7 @@ function worker(name: string, concurrency = 2, extraEnv: Record<string, string> 
   return w;
 }
 
-function tenantsFile(name: string, tenants: { id: string; rate?: number }[]): string {
-  const file = path.join(work, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify(
-      tenants.map((t) => ({
-        id: t.id,
-        plan: "free",
-        flowControlKey: `key-${t.id}`,
-        pin: { parallelism: 2, rate: t.rate ?? 10, period: 60 },
-      })),
-    ),
-  );
-  return file;
-}
+const tenantsFile = (name: string, tenants: { id: string; rate?: number }[]) => writeTenantsFile(work, name, tenants);
 
 const sql = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => pg.sql<T>(text, values);
 const indexIdsInState = () => pg.indexIdsInState();

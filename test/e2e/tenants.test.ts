@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../../provider/automation";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
+import { tenantsFile as writeTenantsFile } from "../support/tenantsFile";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { fleetRunProcesses } from "../support/processes";
 
@@ -36,21 +37,7 @@ afterAll(async () => {
 });
 
 const ids = Array.from({ length: TENANTS }, (_, i) => `t${String(i + 1).padStart(2, "0")}`);
-function tenantsFile(name: string, tenants: { id: string; rate?: number }[]): string {
-  const file = path.join(work, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify(
-      tenants.map((t) => ({
-        id: t.id,
-        plan: "free",
-        flowControlKey: `key-${t.id}`,
-        pin: { parallelism: 2, rate: t.rate ?? 10, period: 60 },
-      })),
-    ),
-  );
-  return file;
-}
+const tenantsFile = (name: string, tenants: { id: string; rate?: number }[]) => writeTenantsFile(work, name, tenants);
 
 interface Run {
   code: number | null;
