@@ -5,8 +5,6 @@ module.exports = {
   transform: { "^.+\\.ts$": "ts-jest" },
   // e2e tests share one CPU-heavy Pulumi engine per test; two workers match the machine.
   maxWorkers: 2,
-  // The files that mostly wait run beside engine-heavy ones, never two at once.
-  testSequencer: "<rootDir>/test/support/sequencer.js",
   testTimeout: 300000,
   modulePathIgnorePatterns: ["<rootDir>/dist/"],
   testPathIgnorePatterns: ["/node_modules/"],
