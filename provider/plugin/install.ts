@@ -14,6 +14,12 @@ import { PLUGIN_VERSION } from "./schema";
 
 export const PLUGIN_EXECUTABLE = `pulumi-resource-${PACKAGE}`;
 export const INSTALL_COMMAND = `npx ${PLUGIN_EXECUTABLE} install`;
+/**
+ * The version a launcher was written for, which it passes to the plugin it starts: the package it
+ * names may since have been upgraded in place, and the engine would then run another version's
+ * code under this one's name (main.ts refuses, in one line).
+ */
+export const INSTALLED_AS_VAR = "PULUMI_MGMT_PLUGIN_INSTALLED_AS";
 
 /** Pulumi's own rule for its home folder. */
 export function pulumiHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -27,13 +33,17 @@ export function pluginCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The launcher's text: this node, this plugin entry, and a one-line failure when the entry is gone. */
-export function launcher(main: string, node: string = process.execPath): string {
+/**
+ * The launcher's text: this node, this plugin entry, the version it is for, and a one-line
+ * failure when the entry is gone.
+ */
+export function launcher(main: string, node: string = process.execPath, version: string = PLUGIN_VERSION): string {
   return [
     "#!/bin/sh",
-    `# Written by \`${PLUGIN_EXECUTABLE} install\`: the ${PACKAGE} plugin of pulumi-mgmt ${PLUGIN_VERSION}.`,
+    `# Written by \`${PLUGIN_EXECUTABLE} install\`: the ${PACKAGE} plugin of pulumi-mgmt ${version}.`,
     `main=${quoted(main)}`,
-    `[ -f "$main" ] || { echo "${PACKAGE} plugin: $main is gone (pulumi-mgmt was moved or removed): run \\\`${INSTALL_COMMAND}\\\` in a project that has pulumi-mgmt ${PLUGIN_VERSION}" >&2; exit 1; }`,
+    `[ -f "$main" ] || { echo "${PACKAGE} plugin: $main is gone (pulumi-mgmt was moved or removed): run \\\`${INSTALL_COMMAND}\\\` in a project that has pulumi-mgmt ${version}" >&2; exit 1; }`,
+    `export ${INSTALLED_AS_VAR}=${quoted(version)}`,
     `exec ${quoted(node)} "$main" "$@"`,
     "",
   ].join("\n");

@@ -5,8 +5,10 @@
  * its first line of stdout. The plugin exits when its engine is gone (engineWatch.ts: a run that
  * is over must not send a request still waiting out a backoff).
  */
+import path from "node:path";
 import { watchEngineAt } from "../engineWatch";
-import { installPlugin } from "./install";
+import { INSTALLED_AS_VAR, INSTALL_COMMAND, installPlugin } from "./install";
+import { PLUGIN_VERSION } from "./schema";
 import { serve } from "./server";
 
 const USAGE = `usage: pulumi-resource-mgmt [engine-address]
@@ -32,6 +34,15 @@ if (engine === "install") {
   const file = installPlugin(dirFlag >= 0 ? rest[dirFlag + 1] : undefined);
   process.stdout.write(`installed the mgmt plugin: ${file}\n`);
   process.exit(0);
+}
+// A launcher written for another version: its package was upgraded (or downgraded) in place since.
+const installedAs = process.env[INSTALLED_AS_VAR];
+if (installedAs && installedAs !== PLUGIN_VERSION) {
+  const pkg = path.resolve(__dirname, "../../..");
+  process.stderr.write(
+    `mgmt plugin: installed for pulumi-mgmt ${installedAs}, but ${pkg} now has ${PLUGIN_VERSION}: run \`${INSTALL_COMMAND}\` there for ${PLUGIN_VERSION}, or in a project that has ${installedAs} for programs that ask for that version\n`,
+  );
+  process.exit(1);
 }
 if (engine) watchEngineAt(engine);
 serve(engine).then(
