@@ -144,19 +144,31 @@ export function apiError(
 const REDACTED = "[redacted]";
 
 /**
+ * The forms in which a body may carry a credential: as sent, escaped as JSON encoders write it
+ * (quotes and backslashes; non-ASCII as \uXXXX, as Python's default does; `/` as `\/`, as PHP's
+ * does), and percent-encoded, as a URL or a form would.
+ */
+function echoedForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const ascii = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return [secret, json, ascii, json.replace(/\//g, "\\/"), ascii.replace(/\//g, "\\/"), encodeURIComponent(secret)];
+}
+
+const regexEscaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
  * Service text is untrusted: a proxy or a careless error page may echo the request, headers
  * included. Removes every credential the client sent (`secrets`: the password, the Basic value
- * and its decoded form, bearer tokens) and any Basic or Bearer header value, before the text can
- * reach a message, a log or the engine's output.
+ * and its decoded form, bearer tokens), in every form a body may carry it (echoedForms), and any
+ * Basic or Bearer header value, before the text can reach a message, a log or the engine's output.
+ * Matching ignores case: escapes are written in either case, and a near-copy of a credential is
+ * no less worth hiding.
  */
 export function redactCredentials(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  // Longest first, so that "user:password" goes whole before "password" alone.
-  for (const secret of [...new Set(secrets)]
-    .filter((s): s is string => !!s && s.length >= 4)
-    .sort((a, b) => b.length - a.length)) {
-    out = out.split(secret).join(REDACTED);
-  }
+  const forms = [...new Set(secrets.filter((s): s is string => !!s && s.length >= 4).flatMap(echoedForms))]
+    // Longest first, so that "user:password" goes whole before "password" alone.
+    .sort((a, b) => b.length - a.length);
+  const out = forms.length === 0 ? text : text.replace(new RegExp(forms.map(regexEscaped).join("|"), "gi"), REDACTED);
   return out.replace(/\b(Basic|Bearer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, `$1$2${REDACTED}`);
 }
 

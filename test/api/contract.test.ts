@@ -3,6 +3,8 @@
  * success shape and every error of the contract, with retries observed in the request log.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { request } from "undici";
@@ -583,6 +585,46 @@ describe("retries", () => {
     );
     const err = await failure(nowhere.searchIndexes.list());
     expect(err.message).toMatch(/ECONNREFUSED.*check mgmt:baseUrl/);
+  });
+});
+
+describe("a service that echoes the password in an encoded form", () => {
+  // Quote, backslash, slash and non-ASCII: every JSON encoder escapes some of them its own way.
+  const password = 'pässwörd/9"x\\😀';
+  const escaped = JSON.stringify(password).slice(1, -1);
+  const ascii = escaped.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const bodies: [string, string][] = [
+    ["JSON-escaped (JavaScript, Go)", `{"detail":"bad credentials alice:${escaped}"}`],
+    ["non-ASCII as \\u escapes (Python's default)", `{"detail":"bad credentials alice:${ascii}"}`],
+    [
+      "non-ASCII as upper-case \\u escapes",
+      `{"detail":"bad ${ascii.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`)}"}`,
+    ],
+    ["`/` as `\\/` (PHP's default)", `{"detail":"bad ${ascii.replace(/\//g, "\\/")}"}`],
+    ["percent-encoded, as in an echoed form or URL", `{"detail":"body was password=${encodeURIComponent(password)}"}`],
+    ["as sent, in a plain-text page", `denied for alice:${password}`],
+  ];
+
+  test.each(bodies)("%s: the client's error shows none of it", async (_label, body) => {
+    const server = createServer((_req, res) => res.writeHead(401, { "content-type": "application/json" }).end(body));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = new MgmtClient(
+        resolveSettings(
+          (k) =>
+            ({ "mgmt:baseUrl": `http://127.0.0.1:${port}`, "mgmt:username": "alice", "mgmt:password": password })[k],
+          {},
+        ),
+      );
+      const err = await failure(client.searchIndexes.list());
+      expect(err).toBeInstanceOf(UnauthorizedError);
+      expect(err.message).toContain("[redacted]");
+      for (const part of ["pässw", "p\\u00e4ssw", "P\\U00E4SSW", "p%C3%A4ssw", '9\\"x', '9"x'])
+        expect(err.message.toLowerCase()).not.toContain(part.toLowerCase());
+    } finally {
+      server.close();
+    }
   });
 });
 
