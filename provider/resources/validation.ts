@@ -21,6 +21,23 @@ export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }
 
+/** Whether a value is unknown or holds an unknown anywhere inside (an object or list built from outputs). */
+function holdsUnknown(value: unknown): boolean {
+  if (isUnknown(value)) return true;
+  if (Array.isArray(value)) return value.some(holdsUnknown);
+  return typeof value === "object" && value !== null && Object.values(value).some(holdsUnknown);
+}
+
+/** Whether the value at `path`, or one it lies inside, is or holds a value not known yet. */
+function dependsOnUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
+  let value = root;
+  for (const key of path) {
+    if (isUnknown(value)) return true;
+    value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return holdsUnknown(value);
+}
+
 /**
  * `check` of every resource: zod validates the inputs before anything is sent, and each problem
  * becomes a failure that names the field and says what is allowed. Values not yet known at
@@ -35,9 +52,12 @@ export function checkWith<T extends z.ZodObject>(schema: T, news: Record<string,
   }
   const parsed = schemaFor(schema, unknownKeys).safeParse(known);
   if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
+  // An unknown inside a field (a pin's rate from another resource's output) is checked when known.
+  const issues = parsed.error.issues.filter((issue) => !dependsOnUnknown(known, issue.path));
+  if (issues.length === 0) return { inputs: news };
   return {
     inputs: news,
-    failures: parsed.error.issues.map((issue) => {
+    failures: issues.map((issue) => {
       const property = issue.path.length > 0 ? issue.path.map(String).join(".") : "inputs";
       return { property, reason: `${property}: ${issue.message}` };
     }),

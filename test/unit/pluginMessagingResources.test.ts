@@ -10,7 +10,7 @@ import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { DiffResponse, PropertyDiff } from "@pulumi/pulumi/proto/provider_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
-import { PluginRun, secret, struct } from "../support/pluginCalls";
+import { ENGINE_UNKNOWN, PluginRun, secret, struct } from "../support/pluginCalls";
 import { stopPlugins } from "../support/pluginProcess";
 
 let emu: RunningEmulator;
@@ -164,6 +164,39 @@ test("MessagingAccount: Check, a previewed Create, Create, Diff, Update, Read; D
   emu.emulator.data.accounts = emu.emulator.data.accounts.filter((a) => a.record.id !== account.id);
   await readsAsGone("MessagingAccount", life.id, again.getProperties());
   expectNoSecretInPlainText(account.token, storedAccount(accountOf("us-east-1", "paid").id).record.read_only_token);
+});
+
+test("a previewed Check with values not known yet fails nothing and sends none of them: an account id, a pin's rate", async () => {
+  emu.resetLog();
+  const account = await run.check("MessagingAccount", "it", { accountId: ENGINE_UNKNOWN, prodPack: true });
+  expect(account.getFailuresList().map((f) => f.getReason())).toEqual([]);
+  expect(emu.requests()).toEqual([]);
+
+  // Known key and token: the key may be read; the unknown rate is checked when it is known.
+  const { region, token } = accountOf("eu-central-1", "free");
+  const key = await run.check("FlowControlKey", "it", {
+    region,
+    token: secret(token),
+    key: "tenant-a",
+    pin: { rate: ENGINE_UNKNOWN, period: 60 },
+  });
+  expect(key.getFailuresList().map((f) => f.getReason())).toEqual([]);
+  expect(writes()).toEqual([]);
+  expect(
+    emu
+      .requests()
+      .map((r) => r.path)
+      .join(" "),
+  ).not.toContain(ENGINE_UNKNOWN);
+
+  // A known part of the same object is still checked at preview, naming its field.
+  const bad = await run.check("FlowControlKey", "it", {
+    region,
+    token: secret(token),
+    key: "tenant-a",
+    pin: { rate: ENGINE_UNKNOWN, period: -1 },
+  });
+  expect(bad.getFailuresList().map((f) => f.getReason())).toEqual(["pin.period: must be at least 1"]);
 });
 
 test("FlowControlKey: Check, a previewed Create, Create, Diff, Update, Read; Delete gives back the key as found; gone reads as gone", async () => {

@@ -29,7 +29,7 @@ import { believeGone, managementIdentity, recordRotation, type ManagedObject } f
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
-import { checkWithSettings, readInputs } from "../validation";
+import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 
 const accountLabel = (id: string) => `messaging account "${id}"`;
@@ -86,7 +86,8 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     );
     if (conflict) return { inputs: result.inputs, failures: [...(result.failures ?? []), conflict] };
     return withBefore(result, olds, async () => {
-      if (typeof news.accountId !== "string") return undefined;
+      // Not known until apply (a preview): read when it is.
+      if (typeof news.accountId !== "string" || isUnknown(news.accountId)) return undefined;
       const record = await readAccount(apiClient(), news.accountId);
       return record
         ? { prodPack: record.prod_pack_enabled ?? false }
