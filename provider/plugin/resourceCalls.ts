@@ -199,10 +199,10 @@ export function resourceCalls() {
     const olds = fromStruct(req.getOlds());
     const news = fromStruct(req.getNews());
     const secrets = union(olds.secretKeys, news.secretKeys, r.secretOutputs);
+    // As the engine does for a provider without previews (the dynamic resources'): the update may
+    // change any output (a rotation, the token), so none is claimed as it was.
     if (req.getPreview())
-      return new UpdateResponse().setProperties(
-        toStruct({ ...recorded(olds.values), ...present(news.values) }, secrets),
-      );
+      return new UpdateResponse().setProperties(toStruct(previewed(r, present(news.values)), secrets));
     if (!r.provider.update) throw new UserError(`mgmt plugin: ${typeOf(req.getUrn())} changes only by replacement`);
     const { outs } = await r.provider.update(req.getId(), recorded(olds.values), present(news.values));
     return new UpdateResponse().setProperties(toStruct(outs ?? {}, secrets));

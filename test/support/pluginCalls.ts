@@ -170,10 +170,17 @@ export class PluginRun {
     );
   }
 
-  update(type: string, name: string, id: string, olds: Struct | undefined, news: Record<string, Plain>) {
+  update(
+    type: string,
+    name: string,
+    id: string,
+    olds: Struct | undefined,
+    news: Record<string, Plain>,
+    preview = false,
+  ) {
     return promised<UpdateResponse>((cb) =>
       this.client.update(
-        new UpdateRequest().setUrn(urnOf(type, name)).setId(id).setOlds(olds).setNews(struct(news)),
+        new UpdateRequest().setUrn(urnOf(type, name)).setId(id).setOlds(olds).setNews(struct(news)).setPreview(preview),
         cb,
       ),
     );

@@ -154,6 +154,24 @@ test("MessagingAccount: Check, a previewed Create, Create, Diff, Update, Read; D
     token: { ...SECRET, value: account.token },
   });
 
+  // A previewed rotation writes nothing and claims no output it cannot know: the token is unknown
+  // (a key fed from it shows the change in the preview), the inputs are as declared.
+  emu.resetLog();
+  const rotated = await run.update(
+    "MessagingAccount",
+    "it",
+    life.id,
+    life.updated,
+    { ...life.inputs, tokenRotation: "next" },
+    true,
+  );
+  expect(writes()).toEqual([]);
+  expect(run.plain(rotated.getProperties())).toMatchObject({
+    accountId: account.id,
+    tokenRotation: "next",
+    token: { ...SECRET, value: ENGINE_UNKNOWN },
+  });
+
   // Set again, then a later run destroys: the pack goes back to what was found (off).
   const again = await run.update("MessagingAccount", "it", life.id, life.updated, { ...life.inputs, prodPack: true });
   expect(stored()?.prod_pack_enabled).toBe(true);
