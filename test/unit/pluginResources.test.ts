@@ -112,6 +112,17 @@ test("SearchIndex: a previewed Check with an unknown plan sends nothing and fail
   expect(emu.requests()).toEqual([]);
 });
 
+test("SearchIndex: an adopted index whose region is not known at preview shows a possible change, not a failure", async () => {
+  const olds = struct({ name: "docs", region: "eu-west-1", type: "free", adopt: "docs" });
+  const res = await diff("idx-1", olds, { adopt: "docs", region: ENGINE_UNKNOWN, type: "free" });
+  expect(res.getChanges()).toBe(DiffResponse.DiffChanges.DIFF_SOME);
+  expect(res.getReplacesList()).toEqual([]);
+  // Known and different, it is refused as before: an adopted index never moves.
+  await expect(diff("idx-1", olds, { adopt: "docs", region: "us-central1", type: "free" })).rejects.toThrow(
+    /adopted in region "eu-west-1": an index cannot move/,
+  );
+});
+
 test("SearchIndex: a name left out is drawn once, from the engine's seed, and kept", async () => {
   const first = plain((await check({ region: "eu-west-1", type: "free" })).getInputs());
   expect(first.autoName).toMatch(/^docs-[0-9a-f]{8}$/);

@@ -180,8 +180,11 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
   },
 
   async diff(id, olds: SearchIndexOutputs, news: Inputs) {
+    const adopted = olds.adopt !== undefined && news.adopt !== undefined;
+    // A region not known until apply (a preview): the up diffs again with it, and refuses a move then.
+    if (adopted && isUnknown(news.region)) return { changes: true, replaces: [] };
     const replaces = (["region"] as const).filter((k) => olds[k] !== news[k]);
-    if (replaces.length > 0 && olds.adopt !== undefined && news.adopt !== undefined) {
+    if (replaces.length > 0 && adopted) {
       // A replacement would delete the index this stack only adopted, and the new one could not adopt it.
       throw new UserError(
         `${indexLabel(olds.name, id)} was adopted in region "${olds.region}": an index cannot move, and an adopted index is never deleted to make a new one. ` +
