@@ -9,6 +9,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 
 export interface EmulatorProcess {
+  pid: number;
   baseUrl: string;
   messagingUrl: string;
   regionalMessagingUrl: string;
@@ -42,6 +43,7 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
     if (!res.ok) throw new Error(`emulator control ${route}: ${res.status} ${await res.text()}`);
   };
   return {
+    pid: child.pid!,
     baseUrl: seen["mgmt:baseUrl"],
     messagingUrl: seen["mgmt:messagingUrl"],
     regionalMessagingUrl: seen["mgmt:regionalMessagingUrl"],

@@ -17,14 +17,16 @@
  * BENCH_FLEET_BEFORE_LABEL says what it is. Its workers then run every configuration too,
  * interleaved with this build's, and the table has a row for each build.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT, pulumiCliDir } from "../provider/automation";
 import { status } from "../provider/fleet/queue";
+import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import { cpuNow, cpuSince, startupCost } from "./pluginLeg";
 
 const N = Number(process.env.BENCH_FLEET_TENANTS ?? 24);
 const REPEATS = Number(process.env.BENCH_FLEET_REPEATS ?? 3);
@@ -58,6 +60,8 @@ interface Sample {
   seconds: number;
   cpuSeconds: number;
   peakMiB: number;
+  /** Where the converge's CPU went, by process. */
+  split: CpuSplit;
   /** Seconds of the drift check, after the runs with DRIFT_WORKERS. */
   driftSeconds?: number;
 }
@@ -195,6 +199,29 @@ interface Rig {
   tenantsFile: string;
 }
 
+/** What every run pays before it works, median of 5 each. */
+interface FixedCosts {
+  /** CPU seconds of a Pulumi CLI that does nothing (`pulumi version`). */
+  cli: number;
+  /** CPU seconds of the plugin until it serves (prints its port). */
+  plugin: number;
+}
+
+async function fixedCosts(): Promise<FixedCosts> {
+  const cli: number[] = [];
+  const plugin: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const before = cpuNow(CLK_TCK);
+    const r = spawnSync(path.join(pulumiCliDir(), "pulumi"), ["version"], {
+      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+    });
+    if (r.status !== 0) throw new Error(`pulumi version exited with ${r.status}: ${r.stderr}`);
+    cli.push(cpuSince(before, CLK_TCK).children);
+    plugin.push((await startupCost(path.join(path.dirname(THIS_BUILD.cli), "../plugin/main.js"), [], CLK_TCK)).cpu);
+  }
+  return { cli: median(cli), plugin: median(plugin) };
+}
+
 let databases = 0;
 function freshDatabase(rig: Rig): string {
   const name = `bench${++databases}`;
@@ -207,6 +234,8 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
   const user = await rig.emu.reset(LATENCY_MS);
   const database = freshDatabase(rig);
   const env = fleetEnv(rig.emu, user);
+  const postmaster = postmasterPid(rig.pgDir);
+  const mark = markCpu(postmaster, rig.emu.pid);
   const cpuBefore = machineCpuSeconds();
   const started = performance.now();
   await fleetCommand(["submit", rig.tenantsFile, "--database", database], env, build);
@@ -229,6 +258,11 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
     await untilConverged(database, procs);
     const seconds = (performance.now() - started) / 1000;
     const cpuSeconds = machineCpuSeconds() - cpuBefore;
+    const split = splitSince(
+      mark,
+      { postmaster, emulator: rig.emu.pid, workers: procs.map((p) => p.child.pid!) },
+      CLK_TCK,
+    );
     // VmHWM only grows: read now, it is each worker's peak over the converge, before the drift check.
     const peak = Math.max(...procs.map((p) => peakMiB(p.child.pid!)));
     let driftSeconds: number | undefined;
@@ -238,7 +272,7 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
       driftSeconds = (performance.now() - driftStarted) / 1000;
     }
     await stopWorkers(procs);
-    return { build, workers, seconds, cpuSeconds, peakMiB: peak, driftSeconds };
+    return { build, workers, seconds, cpuSeconds, peakMiB: peak, split, driftSeconds };
   } finally {
     const alive = procs.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
     for (const p of alive) p.child.kill("SIGKILL");
@@ -299,7 +333,7 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
 
-  const text = report(samples);
+  const text = report(samples, await fixedCosts());
   writeSection("fleet", text);
   process.stdout.write(`\n${text}\n\nwritten to docs/benchmarks.md\n`);
 }
@@ -347,7 +381,17 @@ function oneOrTwo(rs: Row[]): string {
   return `On this ${cores}, 2 workers converge no faster than 1 (${figures}), though with 1 worker the cores were busy only ${busy}% of the time: the limit is elsewhere, not measured here.`;
 }
 
-function report(samples: Sample[]): string {
+/** Per tenant, where the CPU of this build's converges went, by worker count: medians, and the rest of the machine. */
+function splitRows(samples: Sample[]): string[] {
+  return WORKERS.map((workers) => {
+    const xs = samples.filter((s) => s.workers === workers && s.build === THIS_BUILD);
+    const per = (f: (s: Sample) => number) => median(xs.map((s) => f(s) / N)).toFixed(2);
+    const known = (s: Sample) => s.split.pulumi + s.split.workers + s.split.postgres + s.split.emulator;
+    return `| ${workers} | ${per((s) => s.cpuSeconds)} | ${per((s) => s.split.pulumi)} | ${per((s) => s.split.workers)} | ${per((s) => s.split.postgres)} | ${per((s) => s.split.emulator)} | ${per((s) => s.cpuSeconds - known(s))} |`;
+  });
+}
+
+function report(samples: Sample[], fixed: FixedCosts): string {
   const rs = rows(samples, THIS_BUILD);
   const before = BUILDS.length > 1 ? rows(samples, BUILDS[1]) : [];
   const verdict = oneOrTwo(rs);
@@ -381,6 +425,14 @@ function report(samples: Sample[]): string {
     ),
     "",
     ...(verdict ? [verdict, ""] : []),
+    "Where the CPU of a converge went, in seconds per tenant (this build, medians): the Pulumi CLIs with the plugin each starts, the worker processes (the job queue, the fence and the tenant programs, which run inside them), PostgreSQL (the server and every backend), the emulator, and the rest of the machine (the bench polling the queue, the kernel, anything else). Read from each process's CPU and that of the processes it reaped, not sampled.",
+    "",
+    "| worker processes | all | Pulumi CLIs and plugin | workers | PostgreSQL | emulator | rest |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
+    ...splitRows(samples),
+    "",
+    `What every run pays before it works, here (median of 5): a Pulumi CLI that does nothing (\`pulumi version\`) ${fixed.cli.toFixed(2)} s of CPU, the plugin until it serves ${fixed.plugin.toFixed(2)} s. A new tenant's run starts two CLIs (one creates its stack, one runs \`up\`) and one plugin: ${(2 * fixed.cli + fixed.plugin).toFixed(2)} s of CPU before any work.`,
+    "",
     `A drift check of the ${N} unchanged tenants (\`mgmt-fleet drift\`, which submits a refresh preview per tenant and waits; nothing drifted), run by the ${DRIFT_WORKERS} workers just after their converge: ${median(drifts).toFixed(1)} s (${Math.min(...drifts).toFixed(1)} – ${Math.max(...drifts).toFixed(1)} s), ${driftRate.toFixed(1)} tenants/min.`,
     "",
     `### Sizing: ${SIZING_TENANTS.toLocaleString("en-US")} tenants`,
