@@ -132,8 +132,12 @@ const pick = (pin: Partial<Pin> | undefined, part: PinPart): Partial<Pin> =>
   withoutUndefined(Object.fromEntries(PARTS[part].map((k) => [k, pin?.[k]])));
 const samePart = (a: Partial<Pin> | undefined, b: Partial<Pin> | undefined, part: PinPart) =>
   PARTS[part].every((k) => a?.[k] === b?.[k]);
-/** No pin call is due: every declared part is in place, and no part this stack pinned was undeclared. */
+/**
+ * No pin call is due: every declared part is in place, and no part this stack pinned was
+ * undeclared. A pin not known until apply (a preview) may call for one.
+ */
 const pinSettled = (olds: KeyOutputs, wanted: Pin | undefined) =>
+  !isUnknown(wanted) &&
   (["parallelism", "rate"] as const).every((p) =>
     wanted?.[p] !== undefined ? samePart(olds.pin, pick(wanted, p), p) : !partsOf(olds.pinnedByStack).includes(p),
   );
