@@ -52,8 +52,11 @@ export function checkWith<T extends z.ZodObject>(schema: T, news: Record<string,
   }
   const parsed = schemaFor(schema, unknownKeys).safeParse(known);
   if (parsed.success) return { inputs: { ...news, ...(parsed.data as object) } };
-  // An unknown inside a field (a pin's rate from another resource's output) is checked when known.
-  const issues = parsed.error.issues.filter((issue) => !dependsOnUnknown(known, issue.path));
+  // An unknown inside a field (a pin's rate from another resource's output) is checked when known;
+  // a part the field may not have is wrong whatever the unknown turns out to be.
+  const issues = parsed.error.issues.filter(
+    (issue) => issue.code === "unrecognized_keys" || !dependsOnUnknown(known, issue.path),
+  );
   if (issues.length === 0) return { inputs: news };
   return {
     inputs: news,
