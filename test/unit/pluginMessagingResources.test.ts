@@ -215,6 +215,16 @@ test("a previewed Check with values not known yet fails nothing and sends none o
     pin: { rate: ENGINE_UNKNOWN, period: -1 },
   });
   expect(bad.getFailuresList().map((f) => f.getReason())).toEqual(["pin.period: must be at least 1"]);
+  // So is a part the field may not have, whatever the unknown turns out to be.
+  const extra = await run.check("FlowControlKey", "it", {
+    region,
+    token: secret(token),
+    key: "tenant-a",
+    pin: { rate: ENGINE_UNKNOWN, burst: 5 },
+  });
+  expect(extra.getFailuresList().map((f) => f.getReason())).toEqual([
+    "pin: may only have parallelism, rate and period",
+  ]);
 });
 
 test("FlowControlKey: Check, a previewed Create, Create, Diff, Update, Read; Delete gives back the key as found; gone reads as gone", async () => {
@@ -229,6 +239,15 @@ test("FlowControlKey: Check, a previewed Create, Create, Diff, Update, Read; Del
   });
   expect(key()).toMatchObject({ paused: true, pinned: { parallelism: 3 } });
   expect(life.read).toMatchObject({ key: "tenant-a", paused: true, waitListSize: 4, token: SECRET });
+
+  // A pin not known until apply (an output) may pin the key: the preview shows a change, though
+  // this stack had pinned nothing yet.
+  const unknownPin = await run.diff("FlowControlKey", "it", life.id, life.created.getProperties(), {
+    ...life.inputs,
+    pin: ENGINE_UNKNOWN,
+  });
+  expect(unknownPin.getChanges()).toBe(DiffResponse.DiffChanges.DIFF_SOME);
+  expect(unknownPin.getDiffsList()).toEqual(["pin"]);
 
   await run.nextRun();
   await run.delete("FlowControlKey", "it", life.id, life.updated);

@@ -117,6 +117,13 @@ test("SearchIndex: an adopted index whose region is not known at preview shows a
   const res = await diff("idx-1", olds, { adopt: "docs", region: ENGINE_UNKNOWN, type: "free" });
   expect(res.getChanges()).toBe(DiffResponse.DiffChanges.DIFF_SOME);
   expect(res.getReplacesList()).toEqual([]);
+  // A replacement whose name is not known yet may keep the name: the preview shows it freed first.
+  const moving = await diff("idx-1", struct({ name: "docs", region: "eu-west-1", type: "free" }), {
+    name: ENGINE_UNKNOWN,
+    region: "us-central1",
+    type: "free",
+  });
+  expect([moving.getReplacesList(), moving.getDeletebeforereplace()]).toEqual([["region"], true]);
   // Known and different, it is refused as before: an adopted index never moves.
   await expect(diff("idx-1", olds, { adopt: "docs", region: "us-central1", type: "free" })).rejects.toThrow(
     /adopted in region "eu-west-1": an index cannot move/,

@@ -202,8 +202,9 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     return {
       changes,
       replaces,
-      // Names are unique: a replacement that keeps the name must free it first.
-      deleteBeforeReplace: replaces.length > 0 && (news.name === undefined || olds.name === news.name),
+      // Names are unique: a replacement that keeps the name (or may: not known yet) must free it first.
+      deleteBeforeReplace:
+        replaces.length > 0 && (news.name === undefined || isUnknown(news.name) || olds.name === news.name),
     };
   },
 
