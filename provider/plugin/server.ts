@@ -114,11 +114,17 @@ function configure(req: ConfigureRequest): ConfigureResponse {
   const config = { ...configOf(variables), ...configOf(fromStruct(req.getArgs()).values) };
   resolveSettings((key) => config[key]); // a malformed value fails here, naming its key and variable
   useConfig(config);
-  return new ConfigureResponse()
-    .setAcceptsecrets(true)
-    .setSupportspreview(true)
-    .setAcceptresources(false)
-    .setAcceptoutputs(false);
+  return (
+    new ConfigureResponse()
+      .setAcceptsecrets(true)
+      .setSupportspreview(true)
+      .setAcceptresources(false)
+      // Construct's inputs then keep each nested value's own dependencies and secrecy (the engine
+      // keeps output values for Construct and Call only): without them a list with one entry's field
+      // taken from another resource arrived as a whole Output, and its entries, which name the
+      // component's children, could not be read.
+      .setAcceptoutputs(true)
+  );
 }
 
 /** `engineAddress`: the engine's, the plugin's first argument; Construct registers with it. */

@@ -12,7 +12,7 @@ import path from "node:path";
 import { failure, testEnv, type TestEnv } from "../support/harness";
 import { yamlProgramDoor, type FrontDoor } from "../support/frontDoors";
 
-const KEYS = { a: "ctl-key-a", b: "ctl-key-b" };
+const KEYS = { a: "ctl-key-a", b: "ctl-key-b", leader: "ctl-key-leader" };
 const QUEUE = "ctl-orders";
 
 interface Controls {
@@ -22,6 +22,8 @@ interface Controls {
   /** The component's name in the program ("controls"), and the earlier name it was renamed from. */
   name?: string;
   renamedFrom?: string;
+  /** A key outside the component, whose pause key b follows: a list entry's field from another resource. */
+  leader?: boolean;
 }
 
 const componentUrn = (name: string) => `urn:pulumi:yaml::mgmt-yaml-construct::mgmt:index:MessagingControls::${name}`;
@@ -43,11 +45,23 @@ resources:
         - key: ${KEYS.a}
           paused: ${d.pausedA}
         - key: ${KEYS.b}
-          paused: true
+          paused: ${d.leader ? "${leader.paused}" : "true"}
       queues:
         - name: ${QUEUE}
           parallelism: ${d.queueParallelism}
-outputs:
+${
+  d.leader
+    ? `  leader:
+    type: mgmt:index:FlowControlKey
+    properties:
+      region: eu-central-1
+      token:
+        fn::secret: ${d.token}
+      key: ${KEYS.leader}
+      paused: true
+`
+    : ""
+}outputs:
   waitListSizes: \${${d.name ?? "controls"}.waitListSizes}
   keyStates: \${${d.name ?? "controls"}.keyStates}
   queueStates: \${${d.name ?? "controls"}.queueStates}
@@ -69,6 +83,7 @@ beforeAll(async () => {
   const keys = env.emu.emulator.data.accounts.find((a) => a.record.id === account.id)!.keys;
   keys[KEYS.a] = { waitListSize: 3, paused: false, rateResets: 0 };
   keys[KEYS.b] = { waitListSize: 5, paused: false, rateResets: 0 };
+  keys[KEYS.leader] = { waitListSize: 0, paused: false, rateResets: 0 };
   keyOf = (key) => keys[key];
   declared = { token: account.token, pausedA: true, queueParallelism: 2 };
   door = await yamlProgramDoor(env, dir, account.token, program);
@@ -136,9 +151,18 @@ test("renamed in the program with an alias, the component and its children move:
   expect([keyOf(KEYS.a).paused, keyOf(KEYS.b).paused]).toEqual([false, true]);
 });
 
+test("a list entry's field taken from another resource's output (key b paused as a leader key is) constructs as a plain one does", async () => {
+  declared = { ...declared, leader: true };
+  door.declare(declared);
+  const up = await door.up();
+  expect(up.changes).toEqual({ create: 1, same: 5 });
+  expect([keyOf(KEYS.leader).paused, keyOf(KEYS.b).paused]).toEqual([true, true]);
+  expect(up.outputs.keyStates.value).toMatchObject({ [KEYS.b]: { paused: true } });
+});
+
 test("destroy gives back the pause the stack set; the token is nowhere plain in the state", async () => {
   await door.destroy();
-  expect([keyOf(KEYS.a).paused, keyOf(KEYS.b).paused]).toEqual([false, false]);
+  expect([keyOf(KEYS.a).paused, keyOf(KEYS.b).paused, keyOf(KEYS.leader).paused]).toEqual([false, false, false]);
   const state = door.stateText();
   expect(state.includes(declared.token) ? "the token is in the state" : "no token").toBe("no token");
 });
