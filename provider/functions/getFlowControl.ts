@@ -1,8 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
-import { flowControlKey, type FlowControlInfo } from "../api/schemas";
+import type { FlowControlInfo } from "../api/schemas";
 import { programClient } from "../resources/programClient";
-import { validArg } from "./validArgs";
+import { flowControlArgs } from "./args";
+import { checkedArgs } from "./validArgs";
 
 export interface GetFlowControlArgs {
   key: string;
@@ -18,9 +19,8 @@ export type GetFlowControlResult = FlowControlInfo;
 
 /** One flow control key, read from the region-less address. */
 export async function getFlowControl(args: GetFlowControlArgs): Promise<GetFlowControlResult> {
-  return programClient()
-    .flowControl(args)
-    .get(validArg("getFlowControl", "key", flowControlKey, args.key));
+  const { key, token } = checkedArgs("getFlowControl", flowControlArgs, args);
+  return programClient().flowControl({ token }).get(key);
 }
 
 /** A secret token keeps the result secret, as Pulumi does for anything computed from a secret. */

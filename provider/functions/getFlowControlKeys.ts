@@ -2,7 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
 import type { FlowControlInfo, MessagingRegion } from "../api/schemas";
 import { programClient } from "../resources/programClient";
+import { flowControlKeysArgs } from "./args";
 import { getMessagingAccount } from "./getMessagingAccount";
+import { checkedArgs } from "./validArgs";
 
 export interface GetFlowControlKeysArgs {
   /** The account's token; default: mgmt:messagingToken, or with `region` the first active account there. */
@@ -18,8 +20,10 @@ export interface GetFlowControlKeysOutputArgs {
 export type GetFlowControlKeysResult = FlowControlInfo[];
 
 export async function getFlowControlKeys(args: GetFlowControlKeysArgs = {}): Promise<GetFlowControlKeysResult> {
+  const checked = checkedArgs("getFlowControlKeys", flowControlKeysArgs, args);
   const token =
-    args.token ?? (args.region !== undefined ? (await getMessagingAccount({ region: args.region })).token : undefined);
+    checked.token ??
+    (checked.region !== undefined ? (await getMessagingAccount({ region: checked.region })).token : undefined);
   return programClient().flowControl({ token }).list();
 }
 

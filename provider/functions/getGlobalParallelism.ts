@@ -2,6 +2,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
 import type { GlobalParallelism } from "../api/schemas";
 import { programClient } from "../resources/programClient";
+import { globalParallelismArgs } from "./args";
+import { checkedArgs } from "./validArgs";
 
 export interface GetGlobalParallelismArgs {
   /** Default: mgmt:messagingToken. */
@@ -14,7 +16,8 @@ export interface GetGlobalParallelismOutputArgs {
 export type GetGlobalParallelismResult = GlobalParallelism;
 
 export async function getGlobalParallelism(args: GetGlobalParallelismArgs = {}): Promise<GetGlobalParallelismResult> {
-  return programClient().flowControl(args).globalParallelism();
+  const { token } = checkedArgs("getGlobalParallelism", globalParallelismArgs, args);
+  return programClient().flowControl({ token }).globalParallelism();
 }
 
 /** A secret token keeps the result secret. */

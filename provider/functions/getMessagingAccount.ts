@@ -1,10 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
-import { ifFound } from "../api/errors";
+import { NotFoundError } from "../api/errors";
 import { MESSAGING_REGIONS, camelize, type MessagingRegion } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { UserError } from "../userError";
+import { messagingAccountArgs } from "./args";
 import { getMessagingAccounts, type MessagingAccount } from "./getMessagingAccounts";
+import { checkedArgs } from "./validArgs";
 
 /** By id; or, without one, the first active account in a region (of a type). */
 export interface GetMessagingAccountArgs {
@@ -23,19 +25,20 @@ export type GetMessagingAccountResult = MessagingAccount;
 
 /** One messaging account, tokens included: use the Output form to keep them secret. */
 export async function getMessagingAccount(args: GetMessagingAccountArgs): Promise<GetMessagingAccountResult> {
-  if (args.id !== undefined) {
-    const record = await ifFound(programClient().messagingAccounts.get(args.id));
-    if (!record)
+  const { id, region, type } = checkedArgs("getMessagingAccount", messagingAccountArgs, args);
+  if (id !== undefined) {
+    try {
+      return camelize(await programClient().messagingAccounts.get(id));
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      // What the service said too: a wrong mgmt:baseUrl answers 404 for every account.
       throw new UserError(
-        `getMessagingAccount: id: no messaging account "${args.id}" for this user (getMessagingAccounts() lists them)`,
+        `getMessagingAccount: id: no messaging account "${id}" for this user (getMessagingAccounts() lists them; the service answered: ${err.message})`,
       );
-    return camelize(record);
+    }
   }
-  const { region, type } = args;
-  if (!region || !(MESSAGING_REGIONS as readonly string[]).includes(region)) {
-    throw new UserError(
-      `getMessagingAccount: give id, or region (one of ${MESSAGING_REGIONS.join(", ")}), got ${region === undefined ? "neither" : `region "${region}"`}`,
-    );
+  if (!region) {
+    throw new UserError(`getMessagingAccount: give id, or region (one of ${MESSAGING_REGIONS.join(", ")})`);
   }
   const found = (await getMessagingAccounts()).find(
     (a) => a.region === region && !a.deletionTime && (!type || a.type === type),

@@ -1,9 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
-import { z } from "zod";
 import type { MessagingAccountStats, StatsPeriod } from "../api/schemas";
 import { programClient } from "../resources/programClient";
-import { periodArg, validArg } from "./validArgs";
+import { statsArgs } from "./args";
+import { checkedArgs } from "./validArgs";
 
 export interface GetMessagingAccountStatsArgs {
   id: string;
@@ -21,8 +21,8 @@ export type GetMessagingAccountStatsResult = MessagingAccountStats;
 export async function getMessagingAccountStats(
   args: GetMessagingAccountStatsArgs,
 ): Promise<GetMessagingAccountStatsResult> {
-  const id = validArg("getMessagingAccountStats", "id", z.string().min(1, "must not be empty"), args.id);
-  return programClient().messagingAccounts.stats(id, periodArg("getMessagingAccountStats", args.period));
+  const { id, period } = checkedArgs("getMessagingAccountStats", statsArgs, args);
+  return programClient().messagingAccounts.stats(id, period);
 }
 
 export function getMessagingAccountStatsOutput(

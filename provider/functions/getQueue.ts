@@ -1,8 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
-import { messagingRegion, queueName, type MessagingRegion, type QueueRecord } from "../api/schemas";
+import type { MessagingRegion, QueueRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
-import { validArg } from "./validArgs";
+import { queueArgs } from "./args";
+import { checkedArgs } from "./validArgs";
 
 export interface GetQueueArgs {
   region: MessagingRegion;
@@ -19,10 +20,8 @@ export type GetQueueResult = QueueRecord;
 
 /** One queue; fails naming the queue when it does not exist. */
 export async function getQueue(args: GetQueueArgs): Promise<GetQueueResult> {
-  const name = validArg("getQueue", "name", queueName, args.name);
-  return programClient()
-    .queues({ region: validArg("getQueue", "region", messagingRegion, args.region), token: args.token })
-    .get(name);
+  const { region, name, token } = checkedArgs("getQueue", queueArgs, args);
+  return programClient().queues({ region, token }).get(name);
 }
 
 /** A secret token keeps the result secret. */

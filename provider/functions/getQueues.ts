@@ -1,8 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
-import { messagingRegion, type MessagingRegion, type QueueRecord } from "../api/schemas";
+import type { MessagingRegion, QueueRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
-import { validArg } from "./validArgs";
+import { queuesArgs } from "./args";
+import { checkedArgs } from "./validArgs";
 
 export interface GetQueuesArgs {
   region: MessagingRegion;
@@ -17,9 +18,8 @@ export type GetQueuesResult = QueueRecord[];
 
 /** Every queue of the account in `region`, with its lag. */
 export async function getQueues(args: GetQueuesArgs): Promise<GetQueuesResult> {
-  return programClient()
-    .queues({ region: validArg("getQueues", "region", messagingRegion, args.region), token: args.token })
-    .list();
+  const { region, token } = checkedArgs("getQueues", queuesArgs, args);
+  return programClient().queues({ region, token }).list();
 }
 
 /** A secret token keeps the result secret. */

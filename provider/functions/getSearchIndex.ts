@@ -2,6 +2,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
 import { camelize, type Camelized, type SearchIndexRecord } from "../api/schemas";
 import { programClient } from "../resources/programClient";
+import { searchIndexArgs } from "./args";
+import { checkedArgs } from "./validArgs";
 
 export interface GetSearchIndexArgs {
   /** The index id. */
@@ -15,7 +17,8 @@ export type GetSearchIndexResult = Camelized<SearchIndexRecord>;
 
 /** One index by id. Use the Output form to keep its tokens secret. */
 export async function getSearchIndex(args: GetSearchIndexArgs): Promise<GetSearchIndexResult> {
-  return camelize(await programClient().searchIndexes.get(args.id));
+  const { id } = checkedArgs("getSearchIndex", searchIndexArgs, args);
+  return camelize(await programClient().searchIndexes.get(id));
 }
 
 /** One index by id, as a secret Output (the record carries tokens). */

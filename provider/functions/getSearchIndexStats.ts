@@ -1,9 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
-import { z } from "zod";
 import type { SearchIndexStats, StatsPeriod } from "../api/schemas";
 import { programClient } from "../resources/programClient";
-import { periodArg, validArg } from "./validArgs";
+import { statsArgs } from "./args";
+import { checkedArgs } from "./validArgs";
 
 export interface GetSearchIndexStatsArgs {
   id: string;
@@ -19,10 +19,8 @@ export type GetSearchIndexStatsResult = SearchIndexStats;
 
 /** One index's usage over a period. */
 export async function getSearchIndexStats(args: GetSearchIndexStatsArgs): Promise<GetSearchIndexStatsResult> {
-  return programClient().searchIndexes.stats(
-    validArg("getSearchIndexStats", "id", z.string().min(1, "must not be empty"), args.id),
-    periodArg("getSearchIndexStats", args.period),
-  );
+  const { id, period } = checkedArgs("getSearchIndexStats", statsArgs, args);
+  return programClient().searchIndexes.stats(id, period);
 }
 
 export function getSearchIndexStatsOutput(

@@ -1,20 +1,14 @@
-import { z } from "zod";
-import { STATS_PERIODS, type StatsPeriod } from "../api/schemas";
+import type { z } from "zod";
 import { UserError } from "../userError";
 
-/** A function's argument checked with the same schema as the resources use: one line naming the field. */
-export function validArg<T>(fn: string, field: string, schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new UserError(`${fn}: ${field}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
-  return parsed.data;
-}
-
-/** The `period` of the statistics functions. */
-export function periodArg(fn: string, value: unknown): StatsPeriod | undefined {
-  return validArg(
-    fn,
-    "period",
-    z.enum(STATS_PERIODS, { error: `must be one of ${STATS_PERIODS.join(", ")}` }).optional(),
-    value,
+/**
+ * A function's arguments checked with its schema (args.ts, which the plugin's invokes check too)
+ * before anything is sent: every problem in one line, each naming the argument.
+ */
+export function checkedArgs<S extends z.ZodObject>(fn: string, schema: S, args: unknown): z.output<S> {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return parsed.data;
+  throw new UserError(
+    `${fn}: ${parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "arguments"}: ${i.message}`).join("; ")}`,
   );
 }

@@ -11,20 +11,16 @@ import {
   DatabaseRecord,
   FlowControlInfo,
   GlobalParallelism,
-  MESSAGING_TYPES,
   MessagingAccountRecord,
   MessagingAccountStats,
   QueueRecord,
-  STATS_PERIODS,
   SearchIndexRecord,
   SearchIndexStats,
   SearchStats,
   camelKey,
-  flowControlKey,
-  messagingRegion,
-  queueName,
 } from "../api/schemas";
 import * as fn from "../functions";
+import * as fnArgs from "../functions/args";
 import type { Same } from "./sameShape";
 
 export interface PluginFunction {
@@ -67,29 +63,15 @@ function credentialsSecret(record: z.ZodObject): z.ZodObject {
 const SearchIndexResult = credentialsSecret(camelized(SearchIndexRecord));
 const MessagingAccountResult = credentialsSecret(camelized(MessagingAccountRecord));
 
-const id = z.string().min(1).meta({ description: "The object's id." });
-const token = z
-  .string()
-  .optional()
-  .meta({ description: "The messaging token (default: mgmt:messagingToken).", secret: true });
-const period = z.enum(STATS_PERIODS).optional().meta({ description: "The statistics' period." });
-const noArgs = z.object({});
-
-const GetSearchIndexArgs = z.object({ id: id.meta({ description: "The index id." }) });
-const GetMessagingAccountArgs = z.object({
-  id: z.string().optional().meta({ description: "The account's id: read with one call." }),
-  region: messagingRegion.optional(),
-  type: z
-    .enum(MESSAGING_TYPES)
-    .optional()
-    .meta({ description: "With `region`: the first active account of this type; default: the first active one." }),
-});
-const GetFlowControlArgs = z.object({ key: flowControlKey, token });
-const GetFlowControlKeysArgs = z.object({ token, region: messagingRegion.optional() });
-const GetQueuesArgs = z.object({ region: messagingRegion, token });
-const GetQueueArgs = z.object({ region: messagingRegion, name: queueName, token });
-const GetGlobalParallelismArgs = z.object({ token });
-const StatsArgs = z.object({ id, period });
+const GetSearchIndexArgs = fnArgs.searchIndexArgs;
+const GetMessagingAccountArgs = fnArgs.messagingAccountArgs;
+const GetFlowControlArgs = fnArgs.flowControlArgs;
+const GetFlowControlKeysArgs = fnArgs.flowControlKeysArgs;
+const GetQueuesArgs = fnArgs.queuesArgs;
+const GetQueueArgs = fnArgs.queueArgs;
+const GetGlobalParallelismArgs = fnArgs.globalParallelismArgs;
+const StatsArgs = fnArgs.statsArgs;
+const noArgs = fnArgs.noArgs;
 
 export const PLUGIN_FUNCTIONS: readonly PluginFunction[] = [
   {
