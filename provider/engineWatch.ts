@@ -13,19 +13,27 @@ const EVERY_MS = 1000;
 /** One watcher per process (process state: processState.ts). */
 const watcher = () => processState("engineWatch", () => ({ watching: false }));
 
+/**
+ * The engine's address among a plugin's arguments: the last one. The CLI puts its own flags first
+ * (`--logtostderr`, `-v=9`, `--logflow`, `--tracing <endpoint>`), the address after them.
+ */
+export function engineAddressOf(args: readonly string[]): string | undefined {
+  const last = args[args.length - 1];
+  return last !== undefined && /^[^-].*:\d+$/.test(last) ? last : undefined;
+}
+
 /** Starts watching the engine, once per process, if this is a dynamic provider host. */
 export function watchEngine(
   argv: readonly string[] = process.argv,
   exit: (code: number) => void = (code) => process.exit(code),
 ): void {
   if (watcher().watching) return;
-  const [script, address] = [argv[1] ?? "", argv[2] ?? ""];
-  const at = address.lastIndexOf(":");
-  if (!/dynamic-provider[\\/]index\.js$/.test(script) || at < 1 || !/^\d+$/.test(address.slice(at + 1))) return;
+  const address = engineAddressOf(argv.slice(2));
+  if (!/dynamic-provider[\\/]index\.js$/.test(argv[1] ?? "") || address === undefined) return;
   watchEngineAt(address, exit);
 }
 
-/** Watches the engine at `host:port` (the plugin is given it as its first argument), once per process. */
+/** Watches the engine at `host:port` (the plugin is given it as its last argument), once per process. */
 export function watchEngineAt(address: string, exit: (code: number) => void = (code) => process.exit(code)): void {
   const at = address.lastIndexOf(":");
   if (watcher().watching || at < 1 || !/^\d+$/.test(address.slice(at + 1))) return;

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
  * `pulumi-resource-mgmt`: the executable the engine starts as the `mgmt` provider plugin. Pulumi
- * passes the engine's address as the first argument and reads the port the plugin serves on from
+ * passes the engine's address as the last argument (after flags of its own) and reads the port the plugin serves on from
  * its first line of stdout. The plugin exits when its engine is gone (engineWatch.ts: a run that
  * is over must not send a request still waiting out a backoff).
  */
 import path from "node:path";
-import { watchEngineAt } from "../engineWatch";
+import { engineAddressOf, watchEngineAt } from "../engineWatch";
 import { INSTALLED_AS_VAR, INSTALL_COMMAND, installPlugin } from "./install";
 import { PLUGIN_VERSION } from "./schema";
 import { serve } from "./server";
@@ -20,12 +20,12 @@ plugin folder ($PULUMI_HOME/plugins, ~/.pulumi/plugins by default), where every 
 machine finds it, or into DIR (for a Pulumi.yaml \`plugins.providers\` path). See docs/plugin.md.
 `;
 
-const [engine, ...rest] = process.argv.slice(2);
-if (engine === "--help" || engine === "-h") {
+const [command, ...rest] = process.argv.slice(2);
+if (command === "--help" || command === "-h") {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-if (engine === "install") {
+if (command === "install") {
   const dirFlag = rest.indexOf("--dir");
   if ((dirFlag >= 0 && !rest[dirFlag + 1]) || rest.length !== (dirFlag >= 0 ? 2 : 0)) {
     process.stderr.write(`pulumi-resource-mgmt install: unexpected arguments "${rest.join(" ")}"\n${USAGE}`);
@@ -44,6 +44,8 @@ if (installedAs && installedAs !== PLUGIN_VERSION) {
   );
   process.exit(1);
 }
+// The engine's address comes last, after any flags of the CLI's own (`--tracing <endpoint>`).
+const engine = engineAddressOf(process.argv.slice(2));
 if (engine) watchEngineAt(engine);
 serve(engine).then(
   ({ port }) => process.stdout.write(`${port}\n`),

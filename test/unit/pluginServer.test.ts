@@ -154,12 +154,16 @@ describe("the protocol", () => {
   });
 });
 
-test("the plugin exits once its engine (the address it was given) is gone", async () => {
+test.each([
+  ["the address alone", (engine: string) => [engine]],
+  // As the CLI starts it with `-v=9 --logflow` or `--tracing`: its flags first, the address last.
+  ["the CLI's flags before it", (engine: string) => ["--logtostderr", "-v=9", "--tracing", "127.0.0.1:9", engine]],
+])("the plugin exits once its engine (the address it was given) is gone: %s", async (_label, args) => {
   const engine: Server = createServer();
   await new Promise<void>((resolve) => engine.listen(0, "127.0.0.1", resolve));
   const address = engine.address();
   if (address === null || typeof address === "string") throw new Error("no engine port");
-  const { child } = await start([`127.0.0.1:${address.port}`]);
+  const { child } = await start(args(`127.0.0.1:${address.port}`));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(child.exitCode).toBeNull(); // alive while its engine lives
