@@ -17,7 +17,8 @@ import { Buffer } from "node:buffer";
 import type * as Undici from "undici";
 import type { Dispatcher, Pool, interceptors } from "undici";
 import type { RetryClass } from "./endpoints";
-import { MgmtError } from "../userError";
+import { processState } from "../processState";
+import { MgmtError, UserError } from "../userError";
 
 /** Errors after which the request surely never reached the service. */
 const NOT_SENT = ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"];
@@ -259,8 +260,30 @@ export class NoAnswer extends MgmtError {
   }
 }
 
+/** The run is over: what a request sent after, or waiting out a backoff at, the engine's Cancel fails with. */
+export class RunStopped extends UserError {
+  override readonly name = "RunStopped";
+}
+
+/** Aborted at the engine's Cancel; process-wide (processState.ts), as the run is. */
+const runStop = () => processState("runStop", () => new AbortController());
+
+/**
+ * The engine cancelled the run (Ctrl-C, a stopped update): every request in flight is abandoned,
+ * a retry waiting out a backoff or a Retry-After is never sent, and nothing more is.
+ */
+export function stopSending(): void {
+  runStop().abort(
+    new RunStopped(
+      "the operation was cancelled (Ctrl-C or a stopped update): nothing more was sent to the service; run it again to finish",
+    ),
+  );
+}
+
 /** Sends one request, retried by its class's policy; an answer of any status is returned. */
 export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> {
+  const stop = runStop().signal;
+  if (stop.aborted) throw stop.reason;
   try {
     const response = await dispatcherFor(req.origin, req.retry, t).request({
       origin: req.origin,
@@ -270,10 +293,11 @@ export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> 
       body: req.body,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
-      signal: AbortSignal.timeout(req.totalTimeoutMs),
+      signal: AbortSignal.any([AbortSignal.timeout(req.totalTimeoutMs), stop]),
     });
     return { status: response.statusCode, text: await response.body.text() };
   } catch (err) {
+    if (stop.aborted) throw stop.reason;
     const e = err as Error & { code?: string };
     throw new NoAnswer(e.name === "TimeoutError" ? "total timeout" : (e.code ?? e.name));
   }

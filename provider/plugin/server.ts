@@ -23,6 +23,7 @@ import {
   type ConfigureRequest,
   type DiffRequest,
 } from "@pulumi/pulumi/proto/provider_pb";
+import { stopSending } from "../api/http";
 import { ConfigError, SETTINGS_KEYS, resolveSettings, type SettingName } from "../config";
 import { useConfig } from "../runtime";
 import { UserError } from "../userError";
@@ -139,7 +140,12 @@ export function providerServer(engineAddress?: string): IResourceProviderServer 
     checkConfig: unary(checkConfig),
     diffConfig: unary(diffConfig),
     configure: unary(configure),
-    cancel: unary(() => new Empty()),
+    // Ctrl-C or a stopped update: a run that is over sends nothing more (a retry waiting out a
+    // Retry-After included).
+    cancel: unary(() => {
+      stopSending();
+      return new Empty();
+    }),
     attach: unary(() => new Empty()),
     handshake: notYet("Handshake"),
     parameterize: notYet("Parameterize"),

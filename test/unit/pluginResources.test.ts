@@ -12,6 +12,7 @@ import {
   type ConfigureResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
 import { pluginClient, promised, startPlugin, stopPlugins } from "../support/pluginProcess";
@@ -128,6 +129,33 @@ test("SearchIndex: an adopted index whose region is not known at preview shows a
   await expect(diff("idx-1", olds, { adopt: "docs", region: "us-central1", type: "free" })).rejects.toThrow(
     /adopted in region "eu-west-1": an index cannot move/,
   );
+});
+
+test("Cancel (Ctrl-C): a create waiting out a Retry-After is abandoned at once and never resent", async () => {
+  const cancelled = await new PluginRun(emu).nextRun();
+  try {
+    emu.resetLog();
+    emu.addFault({ method: "POST", path: "^/v2/search$", status: 429, retryAfter: 30, times: 5 });
+    const inputs = { name: "cancelled", region: "eu-west-1", type: "free" };
+    const checked = await cancelled.check(TYPE, "docs", inputs);
+    const creating = cancelled.create(TYPE, "docs", checked.getInputs()).then(
+      () => "created",
+      (err: { details?: string }) => err.details ?? String(err),
+    );
+    while (emu.requests({ method: "POST" }).length === 0) await new Promise((r) => setTimeout(r, 50));
+    await promised<Empty>((cb) => cancelled.client.cancel(new Empty(), cb));
+    const late = new Promise<string>((r) => setTimeout(() => r("still waiting 5 s after Cancel"), 5000).unref());
+    expect(await Promise.race([creating, late])).toMatch(/^the operation was cancelled \(Ctrl-C or a stopped update\)/);
+    // Nothing more, ever: no resend of the create, and a later call fails before sending.
+    await expect(cancelled.check(TYPE, "docs", { ...inputs, name: "after" })).resolves.toBeDefined();
+    await expect(cancelled.create(TYPE, "docs", checked.getInputs())).rejects.toMatchObject({
+      details: expect.stringMatching(/^the operation was cancelled/),
+    });
+    expect(emu.requests({ method: "POST" })).toHaveLength(1);
+  } finally {
+    emu.emulator.controls.clearFaults();
+    cancelled.close();
+  }
 });
 
 test("SearchIndex: a name left out is drawn once, from the engine's seed, and kept", async () => {
