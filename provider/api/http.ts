@@ -61,6 +61,12 @@ const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
     code?: string;
     headers?: Record<string, string | string[] | undefined>;
   };
+  // The run was cancelled: an answer that came is final, no retry is sent.
+  const stop = runStop().signal;
+  if (stop.aborted) {
+    cb(stop.reason);
+    return;
+  }
   const o = opts.retryOptions!;
   const retryable =
     e.statusCode !== undefined
@@ -84,7 +90,16 @@ const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
     retryAfterMs > 0
       ? Math.min(retryAfterMs, maxTimeout) * (1 + Math.random() * 0.1)
       : backoff * (0.5 + Math.random() * 0.5);
-  setTimeout(() => cb(null), delay);
+  // A cancel during the wait ends it: the retry is never sent.
+  const cancelled = () => {
+    clearTimeout(timer);
+    cb(stop.reason);
+  };
+  const timer = setTimeout(() => {
+    stop.removeEventListener("abort", cancelled);
+    cb(null);
+  }, delay);
+  stop.addEventListener("abort", cancelled, { once: true });
 };
 
 type Controller = Dispatcher.DispatchController;
@@ -269,8 +284,9 @@ export class RunStopped extends UserError {
 const runStop = () => processState("runStop", () => new AbortController());
 
 /**
- * The engine cancelled the run (Ctrl-C, a stopped update): every request in flight is abandoned,
- * a retry waiting out a backoff or a Retry-After is never sent, and nothing more is.
+ * The engine cancelled the run (Ctrl-C, a stopped update): a retry waiting out a backoff or a
+ * Retry-After is never sent, and no new request is. A request already sent keeps its answer: the
+ * engine waits for the operations in flight, and abandoning one would make its outcome unknown.
  */
 export function stopSending(): void {
   runStop().abort(
@@ -293,11 +309,14 @@ export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> 
       body: req.body,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
-      signal: AbortSignal.any([AbortSignal.timeout(req.totalTimeoutMs), stop]),
+      signal: AbortSignal.timeout(req.totalTimeoutMs),
     });
-    return { status: response.statusCode, text: await response.body.text() };
+    const text = await response.body.text();
+    // A failure the cancel kept from being retried (undici hands back the last answer): say so.
+    if (stop.aborted && (response.statusCode === 429 || response.statusCode >= 500)) throw stop.reason;
+    return { status: response.statusCode, text };
   } catch (err) {
-    if (stop.aborted) throw stop.reason;
+    if (err === stop.reason) throw err;
     const e = err as Error & { code?: string };
     throw new NoAnswer(e.name === "TimeoutError" ? "total timeout" : (e.code ?? e.name));
   }

@@ -140,8 +140,8 @@ export function providerServer(engineAddress?: string): IResourceProviderServer 
     checkConfig: unary(checkConfig),
     diffConfig: unary(diffConfig),
     configure: unary(configure),
-    // Ctrl-C or a stopped update: a run that is over sends nothing more (a retry waiting out a
-    // Retry-After included).
+    // Ctrl-C or a stopped update: no retry or new request is sent (a request already sent keeps
+    // its answer: the engine waits for the operations in flight).
     cancel: unary(() => {
       stopSending();
       return new Empty();

@@ -131,7 +131,7 @@ test("SearchIndex: an adopted index whose region is not known at preview shows a
   );
 });
 
-test("Cancel (Ctrl-C): a create waiting out a Retry-After is abandoned at once and never resent", async () => {
+test("Cancel (Ctrl-C): a create waiting out a Retry-After is abandoned at once and never resent; one already sent keeps its answer", async () => {
   const cancelled = await new PluginRun(emu).nextRun();
   try {
     emu.resetLog();
@@ -155,6 +155,25 @@ test("Cancel (Ctrl-C): a create waiting out a Retry-After is abandoned at once a
   } finally {
     emu.emulator.controls.clearFaults();
     cancelled.close();
+  }
+
+  // A create on the wire when Cancel comes: the engine waits for it, and it ends as the service
+  // answers (abandoning it would leave an index the stack does not know of).
+  const inFlight = await new PluginRun(emu).nextRun();
+  try {
+    emu.addFault({ method: "POST", path: "^/v2/search$", hold: true, times: 1 });
+    const checked = await inFlight.check(TYPE, "docs", { name: "on-the-wire", region: "eu-west-1", type: "free" });
+    const creating = inFlight.create(TYPE, "docs", checked.getInputs());
+    await emu.emulator.controls.heldRequests(1);
+    await promised<Empty>((cb) => inFlight.client.cancel(new Empty(), cb));
+    emu.emulator.controls.openGate();
+    const created = await creating;
+    expect(emu.emulator.data.indexes.map((i) => i.record.name)).toContain("on-the-wire");
+    expect(created.getId()).toBe(emu.emulator.data.indexes.find((i) => i.record.name === "on-the-wire")!.record.id);
+  } finally {
+    emu.emulator.controls.clearFaults();
+    emu.emulator.controls.closeGate();
+    inFlight.close();
   }
 });
 
