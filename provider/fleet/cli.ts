@@ -21,6 +21,7 @@ import { settled, startWorker, status, submit, type Progress, type TenantStatus 
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
 import { fleetUsage, UsageError } from "./usage";
+import { failureLine } from "./failureLine";
 
 function database(value: string | undefined): string {
   const url =
@@ -196,30 +197,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * Errors of reaching or logging in to the fleet's PostgreSQL (node's socket codes, PostgreSQL's
- * SQLSTATEs for a refused login or a missing database): the user's fix is the URL. Their messages
- * name the host and user, never the password.
- */
-const DATABASE_UNREACHABLE = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ETIMEDOUT",
-  "ECONNRESET",
-  "EHOSTUNREACH",
-  "28P01",
-  "28000",
-  "3D000",
-]);
-
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (err: Error & { code?: string }) => {
-    const unreachable = err.code !== undefined && DATABASE_UNREACHABLE.has(err.code);
-    console.error(
-      `mgmt-fleet: ${unreachable ? `the fleet database: ${err.message}; check --database or MGMT_FLEET_DATABASE_URL` : err.message}`,
-    );
+  (err: Error) => {
+    console.error(`mgmt-fleet: ${failureLine(err)}`);
     process.exit(err instanceof UsageError ? 2 : 1);
   },
 );
