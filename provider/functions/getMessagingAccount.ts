@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { rootSdk } from "../rootSdk";
-import { NotFoundError } from "../api/errors";
+import { isNotFound } from "../api/errors";
 import { MESSAGING_REGIONS, camelize, type MessagingRegion } from "../api/schemas";
 import { programClient } from "../resources/programClient";
 import { UserError } from "../userError";
@@ -30,7 +30,7 @@ export async function getMessagingAccount(args: GetMessagingAccountArgs): Promis
     try {
       return camelize(await programClient().messagingAccounts.get(id));
     } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
+      if (!isNotFound(err)) throw err;
       // What the service said too: a wrong mgmt:baseUrl answers 404 for every account.
       throw new UserError(
         `getMessagingAccount: id: no messaging account "${id}" for this user (getMessagingAccounts() lists them; the service answered: ${err.message})`,
