@@ -11,6 +11,10 @@ export const SEARCH_REGIONS = ["eu-west-1", "us-central1"] as const;
 export const SEARCH_TYPES = ["free", "payg", "fixed"] as const;
 /** Plans the service accepts today; `fixed` is in the enum but refused (contract). */
 export const AVAILABLE_SEARCH_TYPES = ["free", "payg"] as const;
+/** An argument of a few allowed values; its message names them and what was given. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(allowed: T) =>
+  z.enum(allowed, { error: (issue) => `must be one of ${allowed.join(", ")}, got ${JSON.stringify(issue.input)}` });
+
 export const MESSAGING_REGIONS = ["eu-central-1", "us-east-1"] as const;
 export const MESSAGING_TYPES = ["free", "paid"] as const;
 /** A messaging region, validated strictly (requests). */

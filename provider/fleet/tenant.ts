@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { oneOf } from "../api/schemas";
 import { UserError } from "../userError";
 import { TenantFlowControlKey, TenantSearchIndex } from "./tenantResources";
 
@@ -15,8 +16,6 @@ export const TENANT_PROJECT = "tenants";
 export const tenantStack = (id: string) => `${TENANT_PROJECT}/${id}`;
 
 const ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
-const oneOf = <const T extends readonly [string, ...string[]]>(allowed: T) =>
-  z.enum(allowed, { error: (issue) => `must be one of ${allowed.join(", ")}, got ${JSON.stringify(issue.input)}` });
 
 /** One tenant of the list; every message names the field (the list's check adds where and which tenant). */
 const TenantEntry = z.object(

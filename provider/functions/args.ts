@@ -4,10 +4,7 @@
  * (plugin/functions.ts). One line per problem, naming the argument and what is allowed.
  */
 import { z } from "zod";
-import { MESSAGING_REGIONS, MESSAGING_TYPES, STATS_PERIODS, flowControlKey, queueName } from "../api/schemas";
-
-const oneOf = <const T extends readonly [string, ...string[]]>(allowed: T) =>
-  z.enum(allowed, { error: (issue) => `must be one of ${allowed.join(", ")}, got ${JSON.stringify(issue.input)}` });
+import { MESSAGING_REGIONS, MESSAGING_TYPES, STATS_PERIODS, flowControlKey, oneOf, queueName } from "../api/schemas";
 
 const id = z
   .string({ error: "must be a non-empty string" })
