@@ -14,4 +14,5 @@ module.exports = {
   setupFilesAfterEnv: ["<rootDir>/test/support/profileTest.ts"],
   // dist/ (what the dynamic provider runs) is rebuilt when a source is newer.
   globalSetup: "<rootDir>/test/support/globalSetup.ts",
+  globalTeardown: "<rootDir>/test/support/globalTeardown.ts",
 };

@@ -10,6 +10,7 @@ import { ConcurrentUpdateError, StackNotFoundError, type EngineEvent, type Stack
 import { mgmtEnv, mgmtStack, type MgmtConfig } from "../automation/stack";
 import { recoverPendingCreates } from "../automation/recovery";
 import { forgetStack, isKnownStack, markStackKnown } from "./knownStacks";
+import { tenantRunLogCap } from "./cliLogs";
 import { alive } from "./processes";
 import { settleStackLock } from "./stackLock";
 import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
@@ -218,6 +219,7 @@ export async function converge(
     try {
       // The service's settings reach the plugin as environment variables, not as the stack's
       // config: the same for every tenant, and one CLI command per run (config set-all) fewer.
+      // Pulumi's log folder stays small, or every CLI start lists a growing folder (cliLogs.ts).
       const tenant = await mgmtStack({
         workDir,
         projectName: TENANT_PROJECT,
@@ -225,7 +227,7 @@ export async function converge(
         backendUrl: o.backendUrl,
         program: tenantProgram(t),
         known,
-        envVars: { ...mgmtEnv(o.mgmt), ...o.envVars },
+        envVars: { ...tenantRunLogCap(), ...mgmtEnv(o.mgmt), ...o.envVars },
         ...(o.passphrase ? { passphrase: o.passphrase } : {}),
         ...(o.boundCli ? { boundCli: true } : {}),
       });

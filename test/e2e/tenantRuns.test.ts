@@ -7,9 +7,10 @@
  * into the stack's config or its state, and a stack that recorded them (an earlier version) has
  * them dropped once. A stack removed elsewhere since is selected or created again.
  */
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { mgmtStack } from "../../provider/automation";
+import { TENANT_RUN_LOGS_MB } from "../../provider/fleet/cliLogs";
 import { converge, type RunOptions } from "../../provider/fleet/converge";
 import { TENANT_PROJECT, tenantProgram, type Tenant } from "../../provider/fleet/tenant";
 import { testBackend, testEnv, writes, type TestEnv } from "../support/harness";
@@ -34,6 +35,8 @@ function runs() {
   const workRoot = path.join(backend.backendDir, "work");
   const pidFile = path.join(backend.backendDir, "cli-pids");
   writeFileSync(pidFile, "");
+  // The CLIs' own Pulumi home: its logs folder is where each CLI writes a log and lists at start.
+  const pulumiHome = path.join(backend.backendDir, "pulumi-home");
   const messaging = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
   const options = (action: RunOptions["action"]): RunOptions => ({
     backendUrl: `file://${backend.backendDir}`,
@@ -46,11 +49,12 @@ function runs() {
     passphrase: backend.passphrase,
     // Each CLI records its pid in this file (automation/boundCli.ts): one line per CLI started.
     boundCli: true,
-    envVars: { PULUMI_MGMT_CLI_PIDS: pidFile, PULUMI_SKIP_UPDATE_CHECK: "true" },
+    envVars: { PULUMI_MGMT_CLI_PIDS: pidFile, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: pulumiHome },
   });
   let counted = 0;
   return {
     backend,
+    logsDir: path.join(pulumiHome, "logs"),
     workDir: path.join(workRoot, tenant.id),
     password: env.mgmt.password as string,
     options,
@@ -77,6 +81,16 @@ function runs() {
   };
 }
 
+/** `n` log files of `kb` KB each, named as the CLI names its logs (an hour ago), in `dir`. */
+function fillLogs(dir: string, n: number, kb: number): void {
+  mkdirSync(dir, { recursive: true });
+  const hourAgo = new Date(Date.now() - 3600_000).toISOString().replace(/[-:]/g, "").slice(0, 15);
+  const body = Buffer.alloc(kb * 1024, "x");
+  for (let i = 0; i < n; i++) writeFileSync(path.join(dir, `pulumi-${hourAgo}-${100000 + i}-filler.log`), body);
+}
+const folderMB = (dir: string) =>
+  readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0) / (1024 * 1024);
+
 /** Where a file:// backend keeps the tenants project's stacks. */
 const stacksDir = (backendDir: string) => path.join(backendDir, ".pulumi", "stacks", TENANT_PROJECT);
 
@@ -90,10 +104,15 @@ beforeEach(() => {
   };
 });
 
-test("a new tenant's run starts two CLI commands, a known one's one; the settings stay out of the stack's config and state", async () => {
+test("a new tenant's run starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small", async () => {
   const r = runs();
+  // A log folder at 48 MB, which Pulumi's own rotation (500 MB) would keep: the run's CLIs bring it
+  // under the tenants' cap (cliLogs.ts), and each of them still writes its log there.
+  fillLogs(r.logsDir, 384, 128);
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
   expect(r.clis()).toBe(2); // stack select --create, up
+  expect(folderMB(r.logsDir)).toBeLessThan(TENANT_RUN_LOGS_MB + 1);
+  expect(readdirSync(r.logsDir).filter((f) => !f.endsWith("-filler.log")).length).toBeGreaterThanOrEqual(2);
   const stackFile = readFileSync(path.join(r.workDir, `Pulumi.${tenant.id}.yaml`), "utf8");
   expect(stackFile).not.toMatch(/mgmt:/);
   // The provider's recorded inputs hold no address or credential (they came from the environment).
