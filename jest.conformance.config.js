@@ -10,4 +10,5 @@ module.exports = {
   transform: { "^.+\\.ts$": "ts-jest" },
   testTimeout: 60000,
   globalSetup: "<rootDir>/test/support/globalSetup.ts",
+  globalTeardown: "<rootDir>/test/support/globalTeardown.ts",
 };

@@ -26,6 +26,7 @@ import { status } from "../provider/fleet/queue";
 import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import { useOwnPulumiHome } from "./ownHome";
 import { cpuNow, cpuSince, startupCost } from "./pluginLeg";
 
 const N = Number(process.env.BENCH_FLEET_TENANTS ?? 24);
@@ -53,14 +54,10 @@ const CONVERGED = new Set(["created", "updated", "unchanged"]);
 const POLL_MS = 500;
 const TIMEOUT_MS = (5 * 60 + N * 60) * 1000;
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
-/**
- * The CLIs' Pulumi home, the bench's own: the CLI lists its log folder at every start (fleet/cliLogs.ts),
- * so the figures would otherwise depend on how many logs this machine's earlier runs left there.
- */
-const PULUMI_HOME = mkdtempSync(path.join(os.tmpdir(), "bench-fleet-home-"));
+useOwnPulumiHome();
 const CLI_VERSION = execFileSync(path.join(pulumiCliDir(), "pulumi"), ["version"], {
   encoding: "utf8",
-  env: { ...process.env, PULUMI_HOME, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
 }).trim();
 
 interface Sample {
@@ -165,7 +162,6 @@ function fleetEnv(
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     // The installed package would otherwise look for the CLI itself (scripts/ensure-pulumi.sh).
     PULUMI_MGMT_CLI_DIR: pulumiCliDir(),
-    PULUMI_HOME,
   };
 }
 
@@ -223,7 +219,7 @@ async function fixedCosts(): Promise<FixedCosts> {
   for (let i = 0; i < 5; i++) {
     const before = cpuNow(CLK_TCK);
     const r = spawnSync(path.join(pulumiCliDir(), "pulumi"), ["version"], {
-      env: { ...process.env, PULUMI_HOME, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
     });
     if (r.status !== 0) throw new Error(`pulumi version exited with ${r.status}: ${r.stderr}`);
     cli.push(cpuSince(before, CLK_TCK).children);
@@ -341,7 +337,6 @@ async function main(): Promise<void> {
     await emu?.close();
     execFileSync("bash", [POSTGRES, "stop", pgDir], { stdio: "inherit" });
     rmSync(work, { recursive: true, force: true });
-    rmSync(PULUMI_HOME, { recursive: true, force: true });
   }
 
   const text = report(samples, await fixedCosts());
@@ -418,7 +413,7 @@ function report(samples: Sample[], fixed: FixedCosts): string {
   return [
     "## Fleet (`npm run bench:fleet`)",
     "",
-    `\`mgmt-fleet\` (provider/fleet) converging ${N} tenants from nothing (a search index and a pinned flow control key each, one stack per tenant) through its job queue, with 1 to ${Math.max(...WORKERS)} worker processes of ${CONCURRENCY} concurrent tenants each on this one machine, against the emulator in a process of its own with ${LATENCY_MS} ms added to every request. Each run has a fresh PostgreSQL database (queue, run records and the stacks' state, on this machine) and is timed from \`mgmt-fleet submit\` until \`status\` shows every tenant converged; ${REPEATS === 1 ? "one run" : `median of ${REPEATS} interleaved runs`} per row. Measured on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, Pulumi CLI ${CLI_VERSION} for every build, with a Pulumi home of the bench's own (its log folder empty at the start).`,
+    `\`mgmt-fleet\` (provider/fleet) converging ${N} tenants from nothing (a search index and a pinned flow control key each, one stack per tenant) through its job queue, with 1 to ${Math.max(...WORKERS)} worker processes of ${CONCURRENCY} concurrent tenants each on this one machine, against the emulator in a process of its own with ${LATENCY_MS} ms added to every request. Each run has a fresh PostgreSQL database (queue, run records and the stacks' state, on this machine) and is timed from \`mgmt-fleet submit\` until \`status\` shows every tenant converged; ${REPEATS === 1 ? "one run" : `median of ${REPEATS} interleaved runs`} per row. Measured on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, Pulumi CLI ${CLI_VERSION} for every build, with a Pulumi home new for the bench (no earlier runs' logs in it).`,
     "",
     "CPU per tenant is the machine's user and system CPU time (/proc/stat) over the converge divided by the tenants: it includes PostgreSQL, the emulator and every Pulumi process (CLIs, language hosts, provider hosts) besides the workers, and anything else the machine ran meanwhile. Peak worker memory is the largest VmHWM (peak resident memory) of the worker processes over the converge; it excludes the Pulumi CLI and plugin processes each worker starts.",
     "",

@@ -19,6 +19,7 @@ import { mgmtStack, type MgmtConfig, type MgmtStack } from "../provider/automati
 import { installPlugin, pluginCacheDir } from "../provider/plugin/install";
 import { token } from "../provider/plugin/pulumiTypes";
 import { writeSection } from "./docSection";
+import { useOwnPulumiHome } from "./ownHome";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { cpuNow, cpuSince } from "./pluginLeg";
 import { searchIndexStateSplit, type StateSplit } from "./stateSize";
@@ -55,8 +56,8 @@ const perPhase = (): PerPhase => {
 
 async function main(): Promise<void> {
   const emu = await startEmulatorProcess();
-  // The plugin in a Pulumi home of the bench's own, where the engine finds it by its name.
-  const home = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-bench-home-"));
+  // Both legs in the bench's own Pulumi home, where the engine finds the plugin by its name.
+  const home = useOwnPulumiHome();
   installPlugin(pluginCacheDir({ PULUMI_HOME: home }));
   const cpu = perPhase();
   const wall = perPhase();
@@ -79,7 +80,6 @@ async function main(): Promise<void> {
           backendDir,
           passphrase: "bench-only",
           offline: true,
-          envVars: leg === "plugin" ? { PULUMI_HOME: home } : {},
           program: program(leg, `${leg[0]}${rep}`),
         });
         const timed = async (phase: Phase, f: () => Promise<unknown>) => {
@@ -107,7 +107,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await emu.close();
-    rmSync(home, { recursive: true, force: true });
   }
   if (JSON.stringify(state.plugin).includes("__provider") || state.plugin!.provider !== 0)
     throw new Error("the plugin's state holds a __provider field");

@@ -45,6 +45,7 @@ import {
 } from "./pluginLeg";
 import { checkpointFile, searchIndexStateSplit, stateSplit, type StateSplit } from "./stateSize";
 import { stat, type Stat } from "./stat";
+import { useOwnPulumiHome } from "./ownHome";
 
 const LATENCY_MS = 50;
 const SIZES = (process.env.BENCH_SIZES ?? "10,50,200,1000").split(",").map(Number);
@@ -623,6 +624,7 @@ function pluginSection(
 }
 
 async function main(): Promise<void> {
+  useOwnPulumiHome();
   // Timed runs use an emulator process of its own (emulatorProcess.ts); counts, in process, read its log.
   const timedEmu = await startEmulatorProcess();
   const emu = await startEmulator();

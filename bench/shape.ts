@@ -19,6 +19,7 @@ import { closeAllPools } from "../provider/api/client";
 import { mgmtStack, type MgmtConfig } from "../provider/automation";
 import { SearchIndex } from "../provider";
 import { writeSection } from "./docSection";
+import { useOwnPulumiHome } from "./ownHome";
 
 const N = Number(process.env.N ?? "200");
 const REPS = Number(process.env.REPS ?? "3");
@@ -161,6 +162,7 @@ const programs: Record<string, (tag: string) => () => void> = {
 };
 
 async function main(): Promise<void> {
+  useOwnPulumiHome();
   const emu = await startEmulatorProcess();
   const times: Record<string, number[]> = {};
   for (let rep = 0; rep < REPS; rep++) {

@@ -13,6 +13,7 @@ import path from "node:path";
 import { startEmulator } from "../emulator";
 import { PACKAGE_ROOT } from "../provider/automation";
 import { writeSection } from "./docSection";
+import { useOwnPulumiHome } from "./ownHome";
 
 const N = Number(process.env.BENCH_TENANTS ?? 12);
 const CONCURRENCY = [1, 4, 8];
@@ -28,6 +29,7 @@ interface Sample {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
+  useOwnPulumiHome();
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-tenants-"));
   // The driver compiled to JavaScript: its memory is then the driver's, not a TypeScript compiler's.
   const build = path.join(EXAMPLE, ".build");

@@ -7,7 +7,7 @@
  * into the stack's config or its state, and a stack that recorded them (an earlier version) has
  * them dropped once. A stack removed elsewhere since is selected or created again.
  */
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { mgmtStack } from "../../provider/automation";
 import { TENANT_RUN_LOGS_MB } from "../../provider/fleet/cliLogs";
@@ -35,8 +35,9 @@ function runs() {
   const workRoot = path.join(backend.backendDir, "work");
   const pidFile = path.join(backend.backendDir, "cli-pids");
   writeFileSync(pidFile, "");
-  // The CLIs' own Pulumi home: its logs folder is where each CLI writes a log and lists at start.
-  const pulumiHome = path.join(backend.backendDir, "pulumi-home");
+  // The CLIs' own Pulumi home, beside the backend (stateText reads the backend's folder): its logs
+  // folder is where each CLI writes a log and which it lists at start.
+  const pulumiHome = `${backend.backendDir}-home`;
   const messaging = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
   const options = (action: RunOptions["action"]): RunOptions => ({
     backendUrl: `file://${backend.backendDir}`,
@@ -81,12 +82,18 @@ function runs() {
   };
 }
 
-/** `n` log files of `kb` KB each, named as the CLI names its logs (an hour ago), in `dir`. */
-function fillLogs(dir: string, n: number, kb: number): void {
+/**
+ * Log files of 128 KB, `mb` MB in all, in `dir`, with a timestamp in their names as the CLI's
+ * (which it writes in local time and reads as UTC): a day old, so older than the run's own logs in
+ * any time zone, and well inside the CLI's 7 days.
+ */
+function fillLogs(dir: string, mb: number): void {
   mkdirSync(dir, { recursive: true });
-  const hourAgo = new Date(Date.now() - 3600_000).toISOString().replace(/[-:]/g, "").slice(0, 15);
-  const body = Buffer.alloc(kb * 1024, "x");
-  for (let i = 0; i < n; i++) writeFileSync(path.join(dir, `pulumi-${hourAgo}-${100000 + i}-filler.log`), body);
+  const d = new Date(Date.now() - 24 * 3600_000);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}T${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
+  const body = Buffer.alloc(128 * 1024, "x");
+  for (let i = 0; i < mb * 8; i++) writeFileSync(path.join(dir, `pulumi-${stamp}-${100000 + i}-filler.log`), body);
 }
 const folderMB = (dir: string) =>
   readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0) / (1024 * 1024);
@@ -106,13 +113,14 @@ beforeEach(() => {
 
 test("a new tenant's run starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small", async () => {
   const r = runs();
-  // A log folder at 48 MB, which Pulumi's own rotation (500 MB) would keep: the run's CLIs bring it
-  // under the tenants' cap (cliLogs.ts), and each of them still writes its log there.
-  fillLogs(r.logsDir, 384, 128);
+  // A log folder over the tenants' cap (cliLogs.ts), which Pulumi's own rotation (500 MB) would
+  // keep: the run's CLIs bring it under the cap, and each of them still writes its log there.
+  fillLogs(r.logsDir, TENANT_RUN_LOGS_MB + 16);
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
   expect(r.clis()).toBe(2); // stack select --create, up
   expect(folderMB(r.logsDir)).toBeLessThan(TENANT_RUN_LOGS_MB + 1);
   expect(readdirSync(r.logsDir).filter((f) => !f.endsWith("-filler.log")).length).toBeGreaterThanOrEqual(2);
+  rmSync(r.logsDir, { recursive: true });
   const stackFile = readFileSync(path.join(r.workDir, `Pulumi.${tenant.id}.yaml`), "utf8");
   expect(stackFile).not.toMatch(/mgmt:/);
   // The provider's recorded inputs hold no address or credential (they came from the environment).
