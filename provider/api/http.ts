@@ -9,9 +9,9 @@
  *   stalls or breaks off is one more failure for the same retry policy, never a half-read answer;
  * - a per-attempt timeout (connect, headers, body) and a total timeout per operation.
  *
- * undici (about 110 modules) is required with the first request, not imported: the `mgmt` plugin
- * starts on every engine run and serves checks and diffs, which send nothing
- * (test/unit/pluginServer.test.ts checks what its start loads).
+ * undici is required with the first request, not imported: the `mgmt` plugin starts on every
+ * engine run and serves checks and diffs, which send nothing (test/unit/pluginServer.test.ts checks
+ * what its start and its first request load).
  */
 import { Buffer } from "node:buffer";
 import type * as Undici from "undici";
@@ -204,6 +204,27 @@ export interface Transport {
   maxRetries: number;
 }
 
+/**
+ * What the request layer uses of undici, from the modules that hold it: the package's index loads
+ * all of undici (fetch, WebSocket, mocks, caches: about 110 modules, 0.19 s of CPU here) where
+ * these need 32 (0.07 s), in every provider process that sends a request. `request` is the method
+ * the index adds to every dispatcher, called on ours. They are the index's own
+ * (test/unit/pluginServer.test.ts); a release of undici that moves them gets the index.
+ */
+function undiciParts(): { Pool: typeof Undici.Pool; retry: typeof Undici.interceptors.retry; request: RequestMethod } {
+  try {
+    return {
+      Pool: require("undici/lib/dispatcher/pool"),
+      retry: require("undici/lib/interceptor/retry"),
+      request: require("undici/lib/api/api-request"),
+    };
+  } catch {
+    const undici = require("undici") as typeof Undici;
+    return { Pool: undici.Pool, retry: undici.interceptors.retry, request: undici.Dispatcher.prototype.request };
+  }
+}
+type RequestMethod = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
 const dispatchers = new Map<string, Dispatcher>();
 
 function dispatcherFor(origin: string, retry: RetryClass, t: Transport): Dispatcher {
@@ -212,7 +233,7 @@ function dispatcherFor(origin: string, retry: RetryClass, t: Transport): Dispatc
   if (!dispatcher) {
     // One pool per origin, whatever the retry class, so that all calls share its connections.
     const poolKey = `${origin} ${t.connectTimeoutMs}`;
-    const { Pool, interceptors } = require("undici") as typeof Undici;
+    const { Pool, retry: retryInterceptor } = undiciParts();
     const pool = (pools.get(poolKey) ??
       pools
         .set(
@@ -222,7 +243,7 @@ function dispatcherFor(origin: string, retry: RetryClass, t: Transport): Dispatc
         .get(poolKey))!;
     dispatcher = pool.compose(
       wholeAnswers,
-      interceptors.retry({
+      retryInterceptor({
         ...RETRY_POLICY[retry],
         maxRetries: t.maxRetries,
         retry: retryWithJitter,
@@ -301,7 +322,7 @@ export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> 
   const stop = runStop().signal;
   if (stop.aborted) throw stop.reason;
   try {
-    const response = await dispatcherFor(req.origin, req.retry, t).request({
+    const response = await undiciParts().request.call(dispatcherFor(req.origin, req.retry, t), {
       origin: req.origin,
       path: req.path,
       method: req.method,

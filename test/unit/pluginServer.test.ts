@@ -74,6 +74,39 @@ test("loading the plugin's entry loads no root @pulumi/pulumi, and no HTTP clien
   ]);
 });
 
+test("the first request loads undici's pool, retry interceptor and request, not its whole package", async () => {
+  // The request layer every provider process sends through (api/http.ts), in a process of its own.
+  const http = path.resolve(__dirname, "../../dist/provider/api/http.js");
+  const probe = `
+    const srv = require("node:http").createServer((_q, r) => r.end("ok")).listen(0, "127.0.0.1", async () => {
+      const { send } = require(${JSON.stringify(http)});
+      const origin = "http://127.0.0.1:" + srv.address().port;
+      const a = await send({ origin, path: "/", method: "GET", headers: {}, retry: "idempotent", timeoutMs: 5000, totalTimeoutMs: 10000 }, { connectTimeoutMs: 5000, maxRetries: 0 });
+      console.log(JSON.stringify({ status: a.status, text: a.text, loaded: Object.keys(require.cache) }));
+      process.exit(0);
+    });`;
+  const child = track(spawn(process.execPath, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] }));
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c));
+  await new Promise((resolve) => child.once("exit", resolve));
+  const { status, text, loaded } = JSON.parse(out.trim().split("\n").pop() ?? "{}") as {
+    status: number;
+    text: string;
+    loaded: string[];
+  };
+  expect({ status, text }).toEqual({ status: 200, text: "ok" });
+  const undici = loaded.filter((f) => /node_modules[\\/]undici[\\/]/.test(f));
+  expect(undici.some((f) => /undici[\\/]index\.js$/.test(f))).toBe(false);
+  expect(undici.length).toBeLessThan(40);
+});
+
+test("what the request layer takes from undici's modules is what its index exports", () => {
+  const undici = require("undici");
+  expect(require("undici/lib/dispatcher/pool")).toBe(undici.Pool);
+  expect(require("undici/lib/interceptor/retry")).toBe(undici.interceptors.retry);
+  expect(require("undici/lib/api/api-request")).toBe(undici.Dispatcher.prototype.request);
+});
+
 describe("the protocol", () => {
   let client: ResourceProviderClient;
   beforeAll(async () => {
