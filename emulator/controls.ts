@@ -133,12 +133,33 @@ export class Controls {
     return this.window.count > this.ratePerSecond;
   }
 
-  /** A number for a request as it arrives. */
+  /** A number for a request as it arrives; the request is unlogged until its entry is recorded. */
   arrival(): number {
-    return ++this.seq;
+    this.unlogged.add(++this.seq);
+    return this.seq;
+  }
+
+  /** Requests that arrived and have no entry yet (held, or an answer still delayed), by number. */
+  private unlogged = new Set<number>();
+  private whenLogged: (() => void)[] = [];
+
+  /**
+   * Resolves once every request that has arrived has its entry: an answer delayed past its
+   * client's timeout is logged "abandoned" only when the delay ends.
+   */
+  allLogged(): Promise<void> {
+    if (this.unlogged.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.whenLogged.push(resolve));
+  }
+
+  /** How many requests that arrived have no entry yet. */
+  unloggedCount(): number {
+    return this.unlogged.size;
   }
 
   record(entry: Omit<LoggedRequest, "seq" | "at"> & { seq?: number }): void {
+    if (entry.seq !== undefined && this.unlogged.delete(entry.seq) && this.unlogged.size === 0)
+      for (const resolve of this.whenLogged.splice(0)) resolve();
     // A request that arrived before the last reset is not in the new log, however late it ends
     // (an answer delayed past the client's death is logged "abandoned" seconds later).
     if (entry.seq !== undefined && entry.seq <= this.loggedFrom) return;

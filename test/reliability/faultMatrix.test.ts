@@ -214,8 +214,8 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
     env.emu.resetLog();
     for (const name of PHASES[phase]) env.emu.addFault({ method: R[name].method, path: R[name].path, ...fault.rule });
     await op(); // one run: a failure here fails the case
-    // A request the client gave up on may still land: let it before looking at the log.
-    if (fault.rule.delayAfterMs || fault.rule.stallBodyMs) await new Promise((r) => setTimeout(r, TIMEOUT_MS * 3));
+    // A request the client gave up on is logged when its late answer is due: wait for it before looking at the log.
+    await env.emu.settled();
     expectRetried(PHASES[phase], fault, env.emu.requests());
   };
 
