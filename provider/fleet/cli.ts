@@ -46,6 +46,18 @@ function tenantsArg(file: string | undefined): Tenant[] {
   }
 }
 
+/** Waits, saying what it waits for, until the tenants' jobs are settled; their rows of `status`. */
+async function settledRows(db: string, tenants: Tenant[]): Promise<TenantStatus[]> {
+  await settled(
+    db,
+    tenants.map((t) => t.id),
+    1000,
+    undefined,
+    say,
+  );
+  return (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
+}
+
 /** A wait's progress, one line per change (and a reminder while nothing moves): never 20 s of silence. */
 function say(p: Progress): void {
   const idle =
@@ -111,14 +123,7 @@ async function main(argv: string[]): Promise<number> {
       await submit(tenants, { database: db, action: command === "destroy" ? "destroy" : "converge", maxAttempts });
       console.log(`submitted ${tenants.length} ${command === "destroy" ? "destroy" : "converge"} jobs`);
       if (!values.wait) return 0;
-      await settled(
-        db,
-        tenants.map((t) => t.id),
-        1000,
-        undefined,
-        say,
-      );
-      const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
+      const rows = await settledRows(db, tenants);
       console.log(table(rows));
       return rows.some((r) => r.state === "failed") ? 1 : 0;
     }
@@ -127,14 +132,7 @@ async function main(argv: string[]): Promise<number> {
       const db = database(values.database);
       await submit(tenants, { database: db, action: "drift", maxAttempts });
       console.log(`submitted ${tenants.length} drift checks`);
-      await settled(
-        db,
-        tenants.map((t) => t.id),
-        1000,
-        undefined,
-        say,
-      );
-      const rows = (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
+      const rows = await settledRows(db, tenants);
       const drifted = rows.filter((r) => r.state === "drifted");
       for (const r of drifted)
         for (const d of r.drift ?? [])

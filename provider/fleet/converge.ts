@@ -206,16 +206,12 @@ export async function converge(
     if (line) progress(line);
   };
 
+  const cancelled = (attempts: number) =>
+    done({ status: "cancelled", attempts, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
   let known = isKnownStack(workDir, o.backendUrl, t.id);
   for (let attempt = 1; ; attempt++) {
     // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
-    if (o.signal.aborted)
-      return done({
-        status: "cancelled",
-        attempts: attempt,
-        error: `cancelled: ${stopReason(o.signal)}`,
-        transient: true,
-      });
+    if (o.signal.aborted) return cancelled(attempt);
     try {
       // The service's settings reach the plugin as environment variables, not as the stack's
       // config: the same for every tenant, and one CLI command per run (config set-all) fewer.
@@ -286,13 +282,7 @@ export async function converge(
         attempt--;
         continue;
       }
-      if (o.signal.aborted)
-        return done({
-          status: "cancelled",
-          attempts: attempt,
-          error: `cancelled: ${stopReason(o.signal)}`,
-          transient: true,
-        });
+      if (o.signal.aborted) return cancelled(attempt);
       const transient = isTransientFailure(err);
       if (!transient || attempt > o.retries)
         return done({ status: "failed", attempts: attempt, error: runFailureReason(err, o.fenced), transient });
