@@ -48,8 +48,8 @@ test("npm pack contains only what a user needs", () => {
   ]) {
     expect(files).toContain(must);
   }
-  // Compressed size: about 309 kB with six resources, the emulator, the fleet and its fence, the plugin (its calls, invokes, Construct, import and install), every command's usage and docs/, and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
-  expect(pack.size).toBeLessThan(320_000);
+  // Compressed size: about 320 kB (2026-11-27) with six resources, the emulator, the fleet and its fence, the plugin (its calls, invokes, Construct, import and install), every command's usage and docs/, and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
+  expect(pack.size).toBeLessThan(335_000);
 });
 
 test("the package carries the license its manifest names", () => {
