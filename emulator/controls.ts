@@ -141,25 +141,48 @@ export class Controls {
 
   /** Requests that arrived and have no entry yet (held, or an answer still delayed), by number. */
   private unlogged = new Set<number>();
-  private whenLogged: (() => void)[] = [];
+  private whenLogged: { from: number; upTo: number; resolve: () => void }[] = [];
 
-  /**
-   * Resolves once every request that has arrived has its entry: an answer delayed past its
-   * client's timeout is logged "abandoned" only when the delay ends.
-   */
-  allLogged(): Promise<void> {
-    if (this.unlogged.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.whenLogged.push(resolve));
+  /** How many of the requests that arrived in (from, upTo] have no entry yet. */
+  private unloggedIn(from: number, upTo: number): number {
+    let n = 0;
+    for (const seq of this.unlogged) if (seq > from && seq <= upTo) n++;
+    return n;
   }
 
-  /** How many requests that arrived have no entry yet. */
-  unloggedCount(): number {
-    return this.unlogged.size;
+  /**
+   * Resolves once every request of the log's scope (arrived since the last resetLog) that had
+   * arrived by this call has its entry: an answer delayed past its client's timeout is logged
+   * "abandoned" only when the delay ends. Requests arriving meanwhile are not waited for. Fails
+   * after `timeoutMs`, saying how many are still out.
+   */
+  allLogged(timeoutMs: number): Promise<void> {
+    const waiter = { from: this.loggedFrom, upTo: this.seq, resolve: () => {} };
+    if (this.unloggedIn(waiter.from, waiter.upTo) === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.whenLogged = this.whenLogged.filter((w) => w !== waiter);
+        const left = this.unloggedIn(waiter.from, waiter.upTo);
+        reject(new Error(`the emulator: ${left} requests still unanswered after ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiter.resolve = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.whenLogged.push(waiter);
+    });
+  }
+
+  /** Resolves the waits whose requests all have their entries. */
+  private wake(): void {
+    const done = this.whenLogged.filter((w) => this.unloggedIn(w.from, w.upTo) === 0);
+    if (done.length === 0) return;
+    this.whenLogged = this.whenLogged.filter((w) => !done.includes(w));
+    for (const w of done) w.resolve();
   }
 
   record(entry: Omit<LoggedRequest, "seq" | "at"> & { seq?: number }): void {
-    if (entry.seq !== undefined && this.unlogged.delete(entry.seq) && this.unlogged.size === 0)
-      for (const resolve of this.whenLogged.splice(0)) resolve();
+    if (entry.seq !== undefined && this.unlogged.delete(entry.seq)) this.wake();
     // A request that arrived before the last reset is not in the new log, however late it ends
     // (an answer delayed past the client's death is logged "abandoned" seconds later).
     if (entry.seq !== undefined && entry.seq <= this.loggedFrom) return;
@@ -190,6 +213,10 @@ export class Controls {
   resetLog(): void {
     this.log = [];
     this.loggedFrom = this.seq;
+    // Their entries can no longer reach the log: a request never logged (a pipelined request
+    // whose client hung up before its turn gets no hook) is not kept, nor waited for, past this.
+    this.unlogged.clear();
+    this.wake();
     this.connections = 0;
   }
 

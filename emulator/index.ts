@@ -38,9 +38,9 @@ export interface RunningEmulator {
   requests(filter?: { method?: string; route?: string }): Emulator["controls"]["log"];
   resetLog(): void;
   /**
-   * Resolves once every API request that has arrived is in the log, late answers included (a
-   * client that gave up on one may already have resent it); fails after `timeoutMs` naming how
-   * many are still out.
+   * Resolves once every API request that arrived since the last reset, up to this call, is in the
+   * log, late answers included (a client that gave up on one may already have resent it); fails
+   * after `timeoutMs` (default 30 s) saying how many are still out.
    */
   settled(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -74,23 +74,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
         (e) => (!filter?.method || e.method === filter.method) && (!filter?.route || e.route === filter.route),
       ),
     resetLog: () => emulator.controls.resetLog(),
-    settled: (timeoutMs = 30_000) => settled(emulator.controls, timeoutMs),
+    settled: (timeoutMs = 30_000) => emulator.controls.allLogged(timeoutMs),
     close: () => emulator.app.close(),
   };
-}
-
-async function settled(controls: Emulator["controls"], timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(new Error(`the emulator: ${controls.unloggedCount()} requests still unanswered after ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
-  try {
-    await Promise.race([controls.allLogged(), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -207,22 +207,36 @@ export interface Transport {
 /**
  * What the request layer uses of undici, from the modules that hold it: the package's index loads
  * all of undici (fetch, WebSocket, mocks, caches: about 110 modules, 0.19 s of CPU here) where
- * these need 32 (0.07 s), in every provider process that sends a request. `request` is the method
+ * these need 27 (0.07 s), in every provider process that sends a request. `request` is the method
  * the index adds to every dispatcher, called on ours. They are the index's own
- * (test/unit/pluginServer.test.ts); a release of undici that moves them gets the index.
+ * (test/unit/pluginServer.test.ts); those modules are undici's internals, so a release that moves
+ * or reshapes them gets the index instead. Required once per process, at its first request.
  */
-function undiciParts(): { Pool: typeof Undici.Pool; retry: typeof Undici.interceptors.retry; request: RequestMethod } {
+function undiciParts(): UndiciParts {
+  if (parts) return parts;
   try {
-    return {
+    const deep: UndiciParts = {
       Pool: require("undici/lib/dispatcher/pool"),
       retry: require("undici/lib/interceptor/retry"),
       request: require("undici/lib/api/api-request"),
     };
+    if (Object.values(deep).every((f) => typeof f === "function")) return (parts = deep);
   } catch {
-    const undici = require("undici") as typeof Undici;
-    return { Pool: undici.Pool, retry: undici.interceptors.retry, request: undici.Dispatcher.prototype.request };
+    // Moved: the index below.
   }
+  const undici = require("undici") as typeof Undici;
+  return (parts = {
+    Pool: undici.Pool,
+    retry: undici.interceptors.retry,
+    request: undici.Dispatcher.prototype.request,
+  });
 }
+interface UndiciParts {
+  Pool: typeof Undici.Pool;
+  retry: typeof Undici.interceptors.retry;
+  request: RequestMethod;
+}
+let parts: UndiciParts | undefined;
 type RequestMethod = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 const dispatchers = new Map<string, Dispatcher>();
