@@ -141,12 +141,12 @@ export class Controls {
 
   /** Requests that arrived and have no entry yet (held, or an answer still delayed), by number. */
   private unlogged = new Set<number>();
-  private whenLogged: { from: number; upTo: number; resolve: () => void }[] = [];
+  private whenLogged: { upTo: number; resolve: () => void }[] = [];
 
-  /** How many of the requests that arrived in (from, upTo] have no entry yet. */
-  private unloggedIn(from: number, upTo: number): number {
+  /** How many of the requests that arrived up to number `upTo` have no entry yet (resetLog empties the set). */
+  private unloggedUpTo(upTo: number): number {
     let n = 0;
-    for (const seq of this.unlogged) if (seq > from && seq <= upTo) n++;
+    for (const seq of this.unlogged) if (seq <= upTo) n++;
     return n;
   }
 
@@ -157,12 +157,12 @@ export class Controls {
    * after `timeoutMs`, saying how many are still out.
    */
   allLogged(timeoutMs: number): Promise<void> {
-    const waiter = { from: this.loggedFrom, upTo: this.seq, resolve: () => {} };
-    if (this.unloggedIn(waiter.from, waiter.upTo) === 0) return Promise.resolve();
+    const waiter = { upTo: this.seq, resolve: () => {} };
+    if (this.unloggedUpTo(waiter.upTo) === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.whenLogged = this.whenLogged.filter((w) => w !== waiter);
-        const left = this.unloggedIn(waiter.from, waiter.upTo);
+        const left = this.unloggedUpTo(waiter.upTo);
         reject(new Error(`the emulator: ${left} requests still unanswered after ${timeoutMs} ms`));
       }, timeoutMs);
       waiter.resolve = () => {
@@ -175,7 +175,7 @@ export class Controls {
 
   /** Resolves the waits whose requests all have their entries. */
   private wake(): void {
-    const done = this.whenLogged.filter((w) => this.unloggedIn(w.from, w.upTo) === 0);
+    const done = this.whenLogged.filter((w) => this.unloggedUpTo(w.upTo) === 0);
     if (done.length === 0) return;
     this.whenLogged = this.whenLogged.filter((w) => !done.includes(w));
     for (const w of done) w.resolve();
