@@ -50,25 +50,29 @@ export function pulumiCommand(): Promise<PulumiCommand> {
 }
 
 /**
- * Go's garbage collector for the CLI and the Go plugins it starts: collect when the heap has grown
- * to five times what was live (GOGC=400) instead of twice (Go's 100). A CLI's start decodes about
- * 38 MB of word lists that are garbage at once, so at Go's default much of a short run's CPU is
- * collection: 9 % to 17 % of a `stack init` or `pulumi version` here, for 3 to 5 MiB more memory
- * (docs/benchmarks.md, `npm run bench:cli`). The soft ceiling (GOMEMLIMIT=2GiB) keeps a CLI with a
- * large state from growing to five times it; below 1 GiB live Go still collects no more often than
- * at its default. Same binary, same behaviour; a user's own GOGC or GOMEMLIMIT wins (either one
- * set leaves both alone).
+ * Go's garbage collector for the CLI and the Go plugins and language hosts it starts: collect when
+ * the heap has grown to five times what was live (GOGC=400) instead of twice (Go's 100). A CLI's
+ * start allocates tens of MB of word lists that are garbage at once, so at Go's default a good
+ * part of a short run's CPU is collection (docs/benchmarks.md, `npm run bench:cli`). The soft
+ * ceiling (GOMEMLIMIT=2GiB, all of Go's memory) keeps a large state from growing to five times
+ * itself: up to about 1 GiB live, Go collects no more often than at its default; above that it
+ * trades CPU for memory, up to about half the CPU near 2 GiB live, where the default would let the
+ * heap double. This package's stacks stay far below. Same binary, same behaviour; a GOGC or
+ * GOMEMLIMIT the user set (in the environment or the run's own variables) wins, and either one
+ * leaves both alone.
  */
 export const CLI_GO_GC = { GOGC: "400", GOMEMLIMIT: "2GiB" } as const;
 
 /**
- * The environment of every Pulumi command the helper runs: the CLI's folder on PATH (the dynamic
+ * The environment of every Pulumi command the helpers run: the CLI's folder on PATH (the dynamic
  * provider plugin and the language host are found beside `pulumi`), Go's collector tuned for
- * short runs (CLI_GO_GC), and, when `offline`, no update check and no plugin download (what the
+ * short runs (CLI_GO_GC) unless `process.env` or `runEnv` (the variables the run is given, which
+ * go over these) sets it, and, when `offline`, no update check and no plugin download (what the
  * emulator-backed runs want; opt-in elsewhere).
  */
-export function cliEnv(offline = false): Record<string, string> {
-  const userTunedGc = process.env.GOGC !== undefined || process.env.GOMEMLIMIT !== undefined;
+export function cliEnv(offline = false, runEnv: Record<string, string> = {}): Record<string, string> {
+  const set = { ...process.env, ...runEnv };
+  const userTunedGc = set.GOGC !== undefined || set.GOMEMLIMIT !== undefined;
   return {
     PATH: `${pulumiCliDir()}${path.delimiter}${process.env.PATH ?? ""}`,
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",

@@ -136,7 +136,7 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
   const stackName = options.stackName ?? "dev";
   const projectDir = options.workDir ?? process.cwd();
   const envVars: Record<string, string> = {
-    ...cliEnv(options.offline ?? false),
+    ...cliEnv(options.offline ?? false, options.envVars),
     ...options.envVars,
     ...secretsEnv(options, stackName, projectDir),
   };
