@@ -35,11 +35,11 @@ test.each([
   expect(env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION).toBe("true");
 });
 
-test.each([
-  [{ GOGC: "off" }],
-  [{ GOMEMLIMIT: "8GiB" }],
-])("a run given its own %o gets no collector setting of ours beside it", (runEnv) => {
-  const env = { ...cliEnv(false, runEnv), ...runEnv }; // as mgmtStack merges them
-  expect(env.GOGC).toBe(runEnv.GOGC);
-  expect(env.GOMEMLIMIT).toBe(runEnv.GOMEMLIMIT);
-});
+test.each<[Record<string, string>]>([[{ GOGC: "off" }], [{ GOMEMLIMIT: "8GiB" }]])(
+  "a run given its own %o gets no collector setting of ours beside it",
+  (runEnv) => {
+    const env = { ...cliEnv(false, runEnv), ...runEnv }; // as mgmtStack merges them
+    expect(env.GOGC).toBe(runEnv.GOGC);
+    expect(env.GOMEMLIMIT).toBe(runEnv.GOMEMLIMIT);
+  },
+);
