@@ -22,6 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT, pulumiCliDir } from "../provider/automation";
+import { CLI_GO_GC } from "../provider/automation/cli";
 import { status } from "../provider/fleet/queue";
 import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
@@ -207,7 +208,7 @@ interface Rig {
 
 /** What every run pays before it works, median of 5 each. */
 interface FixedCosts {
-  /** CPU seconds of a Pulumi CLI that does nothing (`pulumi version`). */
+  /** CPU seconds of a Pulumi CLI that does nothing (`pulumi version`), started as the workers start theirs. */
   cli: number;
   /** CPU seconds of the plugin until it serves (prints its port). */
   plugin: number;
@@ -219,7 +220,8 @@ async function fixedCosts(): Promise<FixedCosts> {
   for (let i = 0; i < 5; i++) {
     const before = cpuNow(CLK_TCK);
     const r = spawnSync(path.join(pulumiCliDir(), "pulumi"), ["version"], {
-      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      // As the workers start their CLIs (automation/cli.ts): Go's collector set for short runs.
+      env: { ...process.env, ...CLI_GO_GC, PULUMI_SKIP_UPDATE_CHECK: "true" },
     });
     if (r.status !== 0) throw new Error(`pulumi version exited with ${r.status}: ${r.stderr}`);
     cli.push(cpuSince(before, CLK_TCK).children);
@@ -387,14 +389,16 @@ function oneOrTwo(rs: Row[]): string {
   return `On this ${cores}, 2 workers converge no faster than 1 (${figures}), though with 1 worker the cores were busy only ${busy}% of the time: the limit is elsewhere, not measured here.`;
 }
 
-/** Per tenant, where the CPU of this build's converges went, by worker count: medians, and the rest of the machine. */
+/** Per tenant, where the CPU of each build's converges went, by worker count: medians, and the rest of the machine. */
 function splitRows(samples: Sample[]): string[] {
-  return WORKERS.map((workers) => {
-    const xs = samples.filter((s) => s.workers === workers && s.build === THIS_BUILD);
-    const per = (f: (s: Sample) => number) => median(xs.map((s) => f(s) / N)).toFixed(2);
-    const known = (s: Sample) => s.split.pulumi + s.split.workers + s.split.postgres + s.split.emulator;
-    return `| ${workers} | ${per((s) => s.cpuSeconds)} | ${per((s) => s.split.pulumi)} | ${per((s) => s.split.workers)} | ${per((s) => s.split.postgres)} | ${per((s) => s.split.emulator)} | ${per((s) => s.cpuSeconds - known(s))} |`;
-  });
+  return BUILDS.flatMap((build) =>
+    WORKERS.map((workers) => {
+      const xs = samples.filter((s) => s.workers === workers && s.build === build);
+      const per = (f: (s: Sample) => number) => median(xs.map((s) => f(s) / N)).toFixed(2);
+      const known = (s: Sample) => s.split.pulumi + s.split.workers + s.split.postgres + s.split.emulator;
+      return `|${BUILDS.length > 1 ? ` ${build.label} |` : ""} ${workers} | ${per((s) => s.cpuSeconds)} | ${per((s) => s.split.pulumi)} | ${per((s) => s.split.workers)} | ${per((s) => s.split.postgres)} | ${per((s) => s.split.emulator)} | ${per((s) => s.cpuSeconds - known(s))} |`;
+    }),
+  );
 }
 
 function report(samples: Sample[], fixed: FixedCosts): string {
@@ -431,13 +435,13 @@ function report(samples: Sample[], fixed: FixedCosts): string {
     ),
     "",
     ...(verdict ? [verdict, ""] : []),
-    "Where the CPU of a converge went, in seconds per tenant (this build, medians): the Pulumi CLIs with the plugin each starts, the worker processes (the job queue, the fence and the tenant programs, which run inside them), PostgreSQL (the server and every backend), the emulator, and the rest of the machine (the bench polling the queue, the kernel, anything else). Read from each process's CPU and that of the processes it reaped, not sampled.",
+    `Where the CPU of a converge went, in seconds per tenant (${BUILDS.length > 1 ? "each build" : "this build"}, medians): the Pulumi CLIs with the plugin each starts, the worker processes (the job queue, the fence and the tenant programs, which run inside them), PostgreSQL (the server and every backend), the emulator, and the rest of the machine (the bench polling the queue, the kernel, anything else). Read from each process's CPU and that of the processes it reaped, not sampled.`,
     "",
-    "| worker processes | all | Pulumi CLIs and plugin | workers | PostgreSQL | emulator | rest |",
-    "|---:|---:|---:|---:|---:|---:|---:|",
+    `|${BUILDS.length > 1 ? " build |" : ""} worker processes | all | Pulumi CLIs and plugin | workers | PostgreSQL | emulator | rest |`,
+    `|${BUILDS.length > 1 ? "---|" : ""}---:|---:|---:|---:|---:|---:|---:|`,
     ...splitRows(samples),
     "",
-    `What every run pays before it works, here (median of 5): a Pulumi CLI that does nothing (\`pulumi version\`) ${fixed.cli.toFixed(2)} s of CPU, the plugin until it serves ${fixed.plugin.toFixed(2)} s. A new tenant's run starts two CLIs (one creates its stack, one runs \`up\`) and one plugin: ${(2 * fixed.cli + fixed.plugin).toFixed(2)} s of CPU before any work.`,
+    `What every run pays before it works, here (median of 5): a Pulumi CLI that does nothing (\`pulumi version\`, with the collector setting the workers start their CLIs with) ${fixed.cli.toFixed(2)} s of CPU, the plugin until it serves ${fixed.plugin.toFixed(2)} s. A new tenant's run starts two CLIs (one creates its stack, one runs \`up\`) and one plugin: ${(2 * fixed.cli + fixed.plugin).toFixed(2)} s of CPU before any work, and each of the two CLIs also derives the stack's passphrase key (\`npm run bench:cli\`, "What a Pulumi CLI's start costs").`,
     "",
     `A drift check of the ${N} unchanged tenants (\`mgmt-fleet drift\`, which submits a refresh preview per tenant and waits; nothing drifted), run by the ${DRIFT_WORKERS} workers just after their converge: ${median(drifts).toFixed(1)} s (${Math.min(...drifts).toFixed(1)} – ${Math.max(...drifts).toFixed(1)} s), ${driftRate.toFixed(1)} tenants/min.`,
     "",
