@@ -30,6 +30,9 @@ export default function globalSetup(): void {
   const home = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-test-home-"));
   process.env.PULUMI_MGMT_TEST_HOME = home;
   process.env.PULUMI_HOME = home;
+  // Where every test stack's file backend is made (harness.ts testBackend), so that the run's
+  // stacks go with the run, whichever test made them and however it ended.
+  process.env.PULUMI_MGMT_TEST_STATES = mkdtempSync(path.join(os.tmpdir(), "pulumi-mgmt-test-states-"));
 }
 
 function withoutPulumiVars(): NodeJS.ProcessEnv {

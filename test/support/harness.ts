@@ -178,11 +178,12 @@ export function freshMessagingAccount(env: TestEnv) {
 /**
  * What every test stack runs on: a new temporary file:// backend, a passphrase that exists only
  * in tests, and no update check or plugin download. (The package itself has no default for
- * either: see mgmtStack.)
+ * either: see mgmtStack.) The backend is made in the run's folder of stacks (globalSetup.ts),
+ * which goes with the run even when a test leaves its own behind.
  */
 export function testBackend(): { backendDir: string; passphrase: string; offline: true } {
   return {
-    backendDir: mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-test-state-")),
+    backendDir: mkdtempSync(path.join(process.env.PULUMI_MGMT_TEST_STATES ?? tmpdir(), "pulumi-mgmt-test-state-")),
     passphrase: "test-only-passphrase",
     offline: true,
   };

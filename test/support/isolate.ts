@@ -11,6 +11,7 @@ const KEEP = new Set([
   "PULUMI_MGMT_CLI_DIR",
   "PULUMI_MGMT_PROFILE_LOG",
   "PULUMI_MGMT_TEST_HOME",
+  "PULUMI_MGMT_TEST_STATES",
 ]);
 for (const name of Object.keys(process.env)) {
   if ((name.startsWith("MGMT_") || name.startsWith("PULUMI_")) && !KEEP.has(name)) delete process.env[name];
