@@ -22,6 +22,7 @@ import { CLI_GO_GC, pulumiCliDir } from "../provider/automation/cli";
 import { writeSection } from "./docSection";
 import { useOwnPulumiHome } from "./ownHome";
 import { cpuNow, cpuSince } from "./pluginLeg";
+import { median } from "./stat";
 
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim());
@@ -54,11 +55,6 @@ export function parseInitTrace(stderr: string, patterns: Record<string, RegExp>)
       }
   }
   return trace;
-}
-
-export function median(xs: number[]): number {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 /** Median of paired differences a[i] - b[i], each side's median, and in how many pairs b was lower. */

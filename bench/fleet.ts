@@ -28,6 +28,7 @@ import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 import { useOwnPulumiHome } from "./ownHome";
+import { median } from "./stat";
 import { cpuNow, cpuSince, startupCost } from "./pluginLeg";
 
 const N = Number(process.env.BENCH_FLEET_TENANTS ?? 24);
@@ -79,12 +80,6 @@ interface Proc {
   exit: Promise<number>;
 }
 
-/** The middle value; of an even count, the mean of the two middle ones. */
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const perMinute = (seconds: number) => (N / seconds) * 60;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

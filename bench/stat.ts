@@ -6,6 +6,13 @@ export interface Stat {
   runs: number;
 }
 
+/** The middle value; of an even count, the mean of the two middle ones. */
+export function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export const stat = (xs: number[]): Stat => {
   const sorted = [...xs].sort((a, b) => a - b);
   return {
