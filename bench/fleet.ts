@@ -27,6 +27,7 @@ import { status } from "../provider/fleet/queue";
 import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import { startBenchPostgres, type BenchPostgres } from "./postgresCluster";
 import { useOwnPulumiHome } from "./ownHome";
 import { median } from "./stat";
 import { cpuNow, cpuSince, startupCost } from "./pluginLeg";
@@ -51,7 +52,6 @@ const BUILDS: Build[] = [
   THIS_BUILD,
   ...(BEFORE ? [{ label: process.env.BENCH_FLEET_BEFORE_LABEL ?? "before", cli: cliOf(path.resolve(BEFORE)) }] : []),
 ];
-const POSTGRES = path.join(PACKAGE_ROOT, "scripts/postgres.sh");
 const CONVERGED = new Set(["created", "updated", "unchanged"]);
 const POLL_MS = 500;
 const TIMEOUT_MS = (5 * 60 + N * 60) * 1000;
@@ -195,8 +195,7 @@ async function stopWorkers(workers: Proc[]): Promise<void> {
 
 interface Rig {
   emu: EmulatorProcess;
-  pgDir: string;
-  pgUrl: string;
+  pg: BenchPostgres;
   work: string;
   tenantsFile: string;
 }
@@ -227,9 +226,7 @@ async function fixedCosts(): Promise<FixedCosts> {
 
 let databases = 0;
 function freshDatabase(rig: Rig): string {
-  const name = `bench${++databases}`;
-  execFileSync("bash", [POSTGRES, "sql", rig.pgDir, `CREATE DATABASE ${name}`]);
-  return rig.pgUrl.replace("/pulumi?", `/${name}?`);
+  return rig.pg.newDatabase(`bench${++databases}`);
 }
 
 /** One run: N tenants converged from nothing by `workers` worker processes, then (with DRIFT_WORKERS) a drift check. */
@@ -237,7 +234,7 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
   const user = await rig.emu.reset(LATENCY_MS);
   const database = freshDatabase(rig);
   const env = fleetEnv(rig.emu, user);
-  const postmaster = postmasterPid(rig.pgDir);
+  const postmaster = postmasterPid(rig.pg.dir);
   const mark = markCpu(postmaster, rig.emu.pid);
   const cpuBefore = machineCpuSeconds();
   const started = performance.now();
@@ -286,15 +283,7 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
 async function main(): Promise<void> {
   checkSettings();
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-fleet-"));
-  // Directly under the temporary folder: the cluster's unprivileged owner must reach it.
-  const pgDir = mkdtempSync(path.join(os.tmpdir(), "bench-fleet-pg-"));
-  const pgUrl = execFileSync("bash", [POSTGRES, "start", pgDir], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+  const pg = startBenchPostgres("bench-fleet-pg-");
   const tenantsFile = path.join(work, "tenants.json");
   const ids = Array.from({ length: N }, (_, i) => `b${String(i + 1).padStart(2, "0")}`);
   writeFileSync(
@@ -313,7 +302,7 @@ async function main(): Promise<void> {
   let emu: EmulatorProcess | undefined;
   try {
     emu = await startEmulatorProcess();
-    const rig: Rig = { emu, pgDir, pgUrl, work, tenantsFile };
+    const rig: Rig = { emu, pg, work, tenantsFile };
     for (let r = 0; r < REPEATS; r++) {
       for (const [workers, build] of WORKERS.flatMap((w) =>
         (r % 2 === 0 ? BUILDS : [...BUILDS].reverse()).map((b) => [w, b] as const),
@@ -332,7 +321,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await emu?.close();
-    execFileSync("bash", [POSTGRES, "stop", pgDir], { stdio: "inherit" });
+    pg.stop();
     rmSync(work, { recursive: true, force: true });
   }
 

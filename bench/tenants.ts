@@ -14,12 +14,12 @@ import { startEmulator } from "../emulator";
 import { PACKAGE_ROOT } from "../provider/automation";
 import { writeSection } from "./docSection";
 import { useOwnPulumiHome } from "./ownHome";
+import { startBenchPostgres } from "./postgresCluster";
 
 const N = Number(process.env.BENCH_TENANTS ?? 12);
 const CONCURRENCY = [1, 4, 8];
 const REPEATS = 3;
 const EXAMPLE = path.join(PACKAGE_ROOT, "examples/tenants");
-const POSTGRES = path.join(PACKAGE_ROOT, "scripts/postgres.sh");
 
 interface Sample {
   seconds: number;
@@ -44,15 +44,7 @@ async function main(): Promise<void> {
     ],
     { stdio: "inherit" },
   );
-  // Directly under the temporary folder: the cluster's unprivileged owner must reach it.
-  const pgDir = mkdtempSync(path.join(os.tmpdir(), "bench-tenants-pg-"));
-  const pgUrl = execFileSync("bash", [POSTGRES, "start", pgDir], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+  const pg = startBenchPostgres("bench-tenants-pg-");
   const emu = await startEmulator();
   const alice = emu.users[0];
   const account = alice.accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
@@ -72,13 +64,8 @@ async function main(): Promise<void> {
           emu.emulator.reset();
           const data = emu.emulator.data.accounts.find((a) => a.record.id === account.id)!;
           for (const id of ids) data.keys[`key-${id}`] = { waitListSize: 0, paused: false, rateResets: 0 };
-          let url: string;
-          if (backend === "file") url = `file://${mkdtempSync(path.join(work, "state-"))}`;
-          else {
-            const name = `bench${++db}`;
-            execFileSync("bash", [POSTGRES, "sql", pgDir, `CREATE DATABASE ${name}`]);
-            url = pgUrl.replace("/pulumi?", `/${name}?`);
-          }
+          const url =
+            backend === "file" ? `file://${mkdtempSync(path.join(work, "state-"))}` : pg.newDatabase(`bench${++db}`);
           process.stdout.write(`run ${r + 1}/${REPEATS}: ${N} tenants, concurrency ${c}, ${backend}... `);
           const started = Date.now();
           const out = await driver(
@@ -118,7 +105,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await emu.close();
-    execFileSync("bash", [POSTGRES, "stop", pgDir], { stdio: "inherit" });
+    pg.stop();
     rmSync(work, { recursive: true, force: true });
     rmSync(build, { recursive: true, force: true });
   }

@@ -9,7 +9,6 @@
  * engine: the dynamic resources, and the `mgmt` plugin's resources as the generated SDKs declare
  * them (the account's token fed to the key as an output, which the provider harness does not wire).
  */
-import { readdirSync, readFileSync } from "node:fs";
 import type { PinSpec } from "../../provider";
 import { recoverPendingCreates } from "../../provider/automation";
 import { tokenIdentity } from "../../provider/resources/identity";
@@ -23,6 +22,7 @@ import {
   testEnv,
   type TestEnv,
 } from "../support/harness";
+import { commandLine, descendantsOf } from "../support/processes";
 import { dynamicDoor, outputOf, pluginDoor, type ResourceDoor } from "../support/resourceDoors";
 
 const region = "eu-central-1";
@@ -233,29 +233,7 @@ async function until(condition: () => boolean, ms = 60_000): Promise<void> {
 
 /** SIGKILL to this Jest worker's own `pulumi` children whose command line matches (never another process of the machine). */
 function killOwnPulumi(pattern: RegExp): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone already
-    }
-  }
-  const isOurs = (pid: number): boolean => {
-    for (let p = parentOf.get(pid); p !== undefined && p > 1; p = parentOf.get(p)) if (p === process.pid) return true;
-    return false;
-  };
-  const killed: number[] = [];
-  for (const pid of parentOf.keys()) {
-    if (!isOurs(pid)) continue;
-    try {
-      if (!pattern.test(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" "))) continue;
-    } catch {
-      continue;
-    }
-    process.kill(pid, "SIGKILL");
-    killed.push(pid);
-  }
+  const killed = descendantsOf(process.pid).filter((pid) => pattern.test(commandLine(pid)));
+  for (const pid of killed) process.kill(pid, "SIGKILL");
   return killed;
 }

@@ -2,11 +2,12 @@
  * An up cancelled half way converges after refresh and up; one up of 200 indexes survives a
  * service that rate-limits it hard.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { SearchIndexArgs } from "../../provider";
 import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
 import { recoverPendingCreates } from "../../provider/automation";
 import { declaring, exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
+import { commandLine, descendantsOf, parentPids } from "../support/processes";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 let env: TestEnv;
@@ -32,41 +33,13 @@ function indexesProgram(count: number, named: (i: number) => boolean) {
  * machine, such as a developer's own `pulumi up`.
  */
 function killOwnChild(pattern: RegExp): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone already
-    }
-  }
-  const isOurs = (pid: number): boolean => {
-    for (let p = parentOf.get(pid); p !== undefined && p > 1; p = parentOf.get(p)) if (p === process.pid) return true;
-    return false;
-  };
-  const killed: number[] = [];
-  providersOfKilled = [];
-  for (const pid of parentOf.keys()) {
-    if (!isOurs(pid)) continue;
-    let cmdline = "";
-    try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
-    } catch {
-      continue;
-    }
-    if (pattern.test(cmdline)) {
-      // Its dynamic provider processes, found before it dies (then they are nobody's children).
-      for (const [child, parent] of parentOf) {
-        let p: number | undefined = parent;
-        while (p !== undefined && p > 1 && p !== pid) p = parentOf.get(p);
-        if (p === pid && /dynamic-provider/.test(readFileSync(`/proc/${child}/cmdline`, "utf8")))
-          providersOfKilled.push(child);
-      }
-      process.kill(pid, "SIGKILL");
-      killed.push(pid);
-    }
-  }
+  const parentOf = parentPids();
+  const killed = descendantsOf(process.pid, parentOf).filter((pid) => pattern.test(commandLine(pid)));
+  // Their dynamic provider processes, found before they die (then they are nobody's children).
+  providersOfKilled = killed.flatMap((pid) =>
+    descendantsOf(pid, parentOf).filter((child) => /dynamic-provider/.test(commandLine(child))),
+  );
+  for (const pid of killed) process.kill(pid, "SIGKILL");
   return killed;
 }
 

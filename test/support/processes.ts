@@ -1,7 +1,9 @@
 /**
- * The processes of fleet runs on this machine: each carries its run's marker in its environment
- * (provider/fleet/leftovers.ts). A test that ends a driver or worker checks that none is left:
- * a leftover plugin is one that can still send a request for a run that is over.
+ * Processes as /proc shows them (Linux). The processes of fleet runs on this machine: each carries
+ * its run's marker in its environment (provider/fleet/leftovers.ts). A test that ends a driver or
+ * worker checks that none is left: a leftover plugin is one that can still send a request for a
+ * run that is over. And a test's own descendants, which a test kills as `kill -9` would: never
+ * another process of the machine, such as a developer's own `pulumi up`.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { runEnv } from "../../provider/fleet/leftovers";
@@ -23,4 +25,36 @@ export function fleetRunProcesses(database: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** Every live process's parent, read from /proc at one moment. */
+export function parentPids(): Map<number, number> {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone already
+    }
+  }
+  return parentOf;
+}
+
+/** The descendants of `root` in `parentOf` (children, theirs, and so on). */
+export function descendantsOf(root: number, parentOf: Map<number, number> = parentPids()): number[] {
+  const below = (pid: number): boolean => {
+    for (let p = parentOf.get(pid); p !== undefined && p > 1; p = parentOf.get(p)) if (p === root) return true;
+    return false;
+  };
+  return [...parentOf.keys()].filter(below);
+}
+
+/** A process's command line, its words joined by spaces; "" once it is gone. */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
 }
