@@ -3,12 +3,17 @@
  * exactly as `pulumi up` runs them, the Automation API script as a process. Afterwards neither
  * the state files nor the engine's output hold the password or any token in plain text.
  */
-import { execFile } from "node:child_process";
-import { rmSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { PACKAGE_ROOT } from "../../provider/automation";
-import { backendContains, testEnv, type TestEnv } from "../support/harness";
+import { SETTINGS_KEYS } from "../../provider/config";
+import { installPlugin, pluginCacheDir } from "../../provider/plugin/install";
+import { goBuild } from "../support/goWorkspace";
+import { backendContains, pulumiCliDir, testBackend, testEnv, type TestEnv } from "../support/harness";
+import { PLUGIN_MAIN } from "../support/pluginProcess";
 import type { MgmtStack } from "../../provider/automation";
 
 const EXAMPLES = path.join(PACKAGE_ROOT, "examples");
@@ -125,6 +130,52 @@ test("automation: creates from a list, previews and applies a change, refreshes 
     'refresh: succeeded, {"same":5}',
     'destroy: succeeded, {"delete":5}',
   ]);
+});
+
+test("go: the README's Go example creates its index through the plugin installed as the README says, previews no change, destroys it", async () => {
+  env.emu.emulator.reset();
+  const work = mkdtempSync(path.join(tmpdir(), "example-go-"));
+  try {
+    const binary = path.join(work, "example");
+    goBuild(path.join(EXAMPLES, "go"), ["-o", binary, "."]);
+    // A Pulumi home of its own, where `npx pulumi-resource-mgmt install` puts the plugin.
+    const home = path.join(work, "pulumi-home");
+    installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
+    const backend = testBackend();
+    const settings = { baseUrl: env.mgmt.baseUrl, username: env.mgmt.username, password: env.mgmt.password };
+    const run = async (op: string) => {
+      const { stdout } = await promisify(execFile)(binary, [op], {
+        cwd: work,
+        env: {
+          ...process.env,
+          ...Object.fromEntries(
+            Object.entries(settings).map(([k, v]) => [SETTINGS_KEYS[k as keyof typeof settings].env, String(v)]),
+          ),
+          PATH: `${pulumiCliDir()}${path.delimiter}${process.env.PATH ?? ""}`,
+          PULUMI_HOME: home,
+          PULUMI_BACKEND_URL: `file://${backend.backendDir}`,
+          PULUMI_CONFIG_PASSPHRASE: backend.passphrase,
+          PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+        },
+      });
+      engineOutput.push(stdout);
+      return stdout;
+    };
+    const up = await run("up");
+    const [index] = await env.client.searchIndexes.list();
+    expect(up).toContain(`endpoint: ${index.endpoint}`);
+    expect(index).toMatchObject({ name: expect.stringMatching(/^catalog-/), region: "eu-west-1", type: "payg" });
+    expect(up).toMatch(/token\s*: \[secret\]/);
+    expect(await run("preview")).toMatch(/2 unchanged/);
+    await run("destroy");
+    expect(await env.client.searchIndexes.list()).toEqual([]);
+    const state = execFileSync("find", [backend.backendDir, "-type", "f"], { encoding: "utf8" }).trim().split("\n");
+    const text = state.map((f) => readFileSync(f, "utf8")).join("\n");
+    for (const secret of [String(env.mgmt.password), index.token, index.read_only_token!])
+      expect(text.includes(secret)).toBe(false);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 });
 
 test("no state file and no engine output holds the password or a token in plain text", async () => {

@@ -1,0 +1,71 @@
+// A first Go program on the mgmt plugin: one search index, run by Go's Automation API with an
+// inline program, so no Go language host is needed (Pulumi's CLI releases bundle one; this
+// project's machines cannot build it). The plugin must be installed once per machine
+// (`npx pulumi-resource-mgmt install`, README); settings come from `mgmt:*` config or the MGMT_*
+// variables, here the emulator's:
+//
+//	npx mgmt-emulator --port 0 --pid-file .emulator.pid --env > .emulator.env &   # from a project with pulumi-mgmt
+//	set -a; . ./.emulator.env; set +a
+//	export PULUMI_CONFIG_PASSPHRASE=choose-one PULUMI_BACKEND_URL=file://$PWD/state
+//	mkdir -p state && go run . up        # then: go run . preview, go run . destroy
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/pulumi-mgmt/pulumi-mgmt/sdk/go/mgmt"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// program is what a Pulumi program's main would declare.
+func program(ctx *pulumi.Context) error {
+	catalog, err := mgmt.NewSearchIndex(ctx, "catalog", &mgmt.SearchIndexArgs{
+		Region: pulumi.String("eu-west-1"),
+		Type:   pulumi.String("payg"),
+	})
+	if err != nil {
+		return err
+	}
+	ctx.Export("endpoint", catalog.Endpoint)
+	ctx.Export("token", catalog.Tokens.Token()) // secret: shown as [secret]
+	return nil
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: go run . up|preview|destroy")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	stack, err := auto.UpsertStackInlineSource(ctx, "dev", "mgmt-go-example", program)
+	if err != nil {
+		// No passphrase or backend, a CLI that is not on PATH: the Automation API says which.
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	switch os.Args[1] {
+	case "up":
+		var res auto.UpResult
+		if res, err = stack.Up(ctx, optup.ProgressStreams(os.Stdout)); err == nil {
+			fmt.Println("endpoint:", res.Outputs["endpoint"].Value)
+		}
+	case "preview":
+		_, err = stack.Preview(ctx, optpreview.ProgressStreams(os.Stdout))
+	case "destroy":
+		_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stdout))
+	default:
+		fmt.Fprintf(os.Stderr, "unknown operation %q: use up, preview or destroy\n", os.Args[1])
+		os.Exit(2)
+	}
+	if err != nil {
+		// The engine's own lines are in the progress above; the Automation API's error repeats them.
+		fmt.Fprintf(os.Stderr, "%s failed: the engine's reason is above\n", os.Args[1])
+		os.Exit(1)
+	}
+}
