@@ -22,15 +22,19 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
   return last !== undefined && /^[^-].*:\d+$/.test(last) ? last : undefined;
 }
 
+/** The engine's address if this process is a dynamic provider host (`.../dynamic-provider/index.js <engine>`). */
+export function dynamicHostEngine(argv: readonly string[] = process.argv): string | undefined {
+  return /dynamic-provider[\\/]index\.js$/.test(argv[1] ?? "") ? engineAddressOf(argv.slice(2)) : undefined;
+}
+
 /** Starts watching the engine, once per process, if this is a dynamic provider host. */
 export function watchEngine(
   argv: readonly string[] = process.argv,
   exit: (code: number) => void = (code) => process.exit(code),
 ): void {
   if (watcher().watching) return;
-  const address = engineAddressOf(argv.slice(2));
-  if (!/dynamic-provider[\\/]index\.js$/.test(argv[1] ?? "") || address === undefined) return;
-  watchEngineAt(address, exit);
+  const address = dynamicHostEngine(argv);
+  if (address !== undefined) watchEngineAt(address, exit);
 }
 
 /** Watches the engine at `host:port` (the plugin is given it as its last argument), once per process. */

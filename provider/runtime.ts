@@ -6,9 +6,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { MgmtClient } from "./api/client";
 import { resolveSettings, SETTINGS_KEYS } from "./config";
 import { dropUserErrorEchoes } from "./hostEcho";
-import { watchEngine } from "./engineWatch";
+import { dynamicHostEngine, watchEngine } from "./engineWatch";
 
 import { processState } from "./processState";
+import { reportWaitsToEngine } from "./waitNotice";
 
 interface Configured {
   config: Record<string, string>;
@@ -19,6 +20,8 @@ const configured = (): Configured => processState<Configured>("configured", () =
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   dropUserErrorEchoes();
   watchEngine();
+  const engine = dynamicHostEngine();
+  if (engine) reportWaitsToEngine(engine); // no URN here: the engine shows them on the stack's line
   const config: Record<string, string> = {};
   for (const { config: key } of Object.values(SETTINGS_KEYS)) {
     const value = req.config.get(key);

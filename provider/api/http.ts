@@ -18,6 +18,7 @@ import type * as Undici from "undici";
 import type { Dispatcher, Pool, interceptors } from "undici";
 import type { RetryClass } from "./endpoints";
 import { processState } from "../processState";
+import { callingResource, reportRetryWait } from "../waitNotice";
 import { MgmtError, UserError } from "../userError";
 
 /** Errors after which the request surely never reached the service. */
@@ -90,6 +91,20 @@ const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
     retryAfterMs > 0
       ? Math.min(retryAfterMs, maxTimeout) * (1 + Math.random() * 0.1)
       : backoff * (0.5 + Math.random() * 0.5);
+  // The resource's line in the engine's progress says what it waits for (waitNotice.ts).
+  reportRetryWait({
+    request: `${opts.method} ${String(opts.path).split("?")[0]}`,
+    reason:
+      e.statusCode === 429
+        ? "rate limited (429)"
+        : e.statusCode !== undefined
+          ? `answered ${e.statusCode}`
+          : `no answer (${e.code})`,
+    retry: state.counter,
+    of: limit,
+    delayMs: delay,
+    urn: (opts as { waitNoticeUrn?: string }).waitNoticeUrn,
+  });
   // A cancel during the wait ends it: the retry is never sent.
   const cancelled = () => {
     clearTimeout(timer);
@@ -345,7 +360,9 @@ export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> 
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
       signal: AbortSignal.timeout(req.totalTimeoutMs),
-    });
+      // Read here, in the caller's context, for retryWithJitter's reports (waitNotice.ts).
+      waitNoticeUrn: callingResource(),
+    } as Dispatcher.RequestOptions);
     const text = await response.body.text();
     // A failure the cancel kept from being retried (undici hands back the last answer): say so.
     if (stop.aborted && (response.statusCode === 429 || response.statusCode >= 500)) throw stop.reason;

@@ -10,6 +10,7 @@ import { engineAddressOf, watchEngineAt } from "../engineWatch";
 import { INSTALLED_AS_VAR, INSTALL_COMMAND, installPlugin } from "./install";
 import { PLUGIN_VERSION } from "./schema";
 import { serve } from "./server";
+import { reportWaitsToEngine } from "../waitNotice";
 
 const USAGE = `usage: pulumi-resource-mgmt [engine-address]
        pulumi-resource-mgmt install [--dir DIR]
@@ -46,7 +47,10 @@ if (installedAs && installedAs !== PLUGIN_VERSION) {
 }
 // The engine's address comes last, after any flags of the CLI's own (`--tracing <endpoint>`).
 const engine = engineAddressOf(process.argv.slice(2));
-if (engine) watchEngineAt(engine);
+if (engine) {
+  watchEngineAt(engine);
+  reportWaitsToEngine(engine); // on the resource's line while a request is retried
+}
 serve(engine).then(
   ({ port }) => process.stdout.write(`${port}\n`),
   (err: unknown) => {

@@ -27,6 +27,7 @@ import { stopSending } from "../api/http";
 import { ConfigError, SETTINGS_KEYS, resolveSettings, type SettingName } from "../config";
 import { useConfig } from "../runtime";
 import { UserError } from "../userError";
+import { forResource } from "../waitNotice";
 import { constructCall } from "./construct";
 import { fromStruct, type Plain } from "./properties";
 import { invokeCalls } from "./invokes";
@@ -58,10 +59,16 @@ function failed(err: unknown): Partial<grpc.StatusObject> {
 }
 
 /** Wraps a handler: a thrown error becomes its gRPC status. */
+/** The resource a call is for, when its request names one (Check, Diff, Create, Read, Update, Delete). */
+function urnOf(req: unknown): string | undefined {
+  const get = (req as { getUrn?: () => string } | null)?.getUrn;
+  return typeof get === "function" ? get.call(req) || undefined : undefined;
+}
+
 function unary<Req, Res>(handle: (req: Req) => Res | Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     Promise.resolve()
-      .then(() => handle(call.request))
+      .then(() => forResource(urnOf(call.request), () => handle(call.request)))
       .then(
         (res) => callback(null, res),
         (err: unknown) => callback(failed(err)),

@@ -38,12 +38,20 @@ describe.each(DOORS)("through the %s", (_label, makeDoor) => {
   });
   const stack = (program: () => void) => env.stack({ program: async () => declaring(program), envVars: door.envVars });
 
-  test("a create answered 'commit then 503' ends with the index in state exactly once, sent once", async () => {
+  test("a create answered 'commit then 503' ends with the index in state exactly once, sent once; the retried lookup says on the engine's progress what it waits for", async () => {
     const s = await stack(() =>
       door.declare("SearchIndex", "idx", { name: "committed", region: "eu-west-1", type: "free" }),
     );
     env.emu.addFault({ method: "POST", path: "^/v2/search$", commitThenStatus: 503 });
-    expect((await s.up()).summary.resourceChanges).toEqual({ create: 2 });
+    env.emu.addFault({ method: "GET", path: "^/v2/search$", status: 503 }); // the lookup that follows, once
+    const up = await s.up();
+    expect(up.summary.resourceChanges).toEqual({ create: 2 });
+    // On the resource's line through the plugin (it knows the URN); on the stack's through the dynamic host.
+    expect(up.stdout).toMatch(
+      new RegExp(
+        `${door.name === "plugin" ? "SearchIndex idx" : "pulumi:pulumi:Stack \\S+"} creating \\(\\d+s\\) GET /v2/search: answered 503; trying again in \\d+\\.\\d s \\(retry 1 of 5\\)`,
+      ),
+    );
     const live = await indexes();
     expect(live.map((i) => i.name)).toEqual(["committed"]);
     expect((await exported(s, door.type("SearchIndex"))).map((r) => r.id)).toEqual([live[0].id]);

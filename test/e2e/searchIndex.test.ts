@@ -325,6 +325,10 @@ describe("faults", () => {
     env.emu.addFault({ method: "POST", path: "^/v2/search$", status: 503 });
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
+    // What a create waits for is on the engine's progress (waitNotice.ts); a create answered 503
+    // is never resent as it is (it is looked up), and so never announced as retried.
+    expect(up.stdout).toMatch(/POST \/v2\/search: rate limited \(429\); trying again in \d+\.\d s \(retry 1 of 60\)/);
+    expect(up.stdout).not.toMatch(/POST \/v2\/search: answered 503; trying again/);
     expect(
       env.emu
         .requests({ route: "POST /v2/search" })
