@@ -5,13 +5,15 @@
  *
  * The request layer (api/http.ts) reports each retry it decides on; a provider process that knows
  * its engine (the plugin, the dynamic provider host) passes it on as an ephemeral status message
- * (the engine's Log call): shown beside the resource while it waits, replaced by the next one,
- * never kept in the output or the state. The plugin knows which resource a call is for (its URN);
- * the dynamic provider host is not told, and the engine shows its messages on the stack's line.
+ * (the engine's Log call): shown beside the resource until the next message or the end of its
+ * step, never kept in the diagnostics or the state. The plugin knows which resource most calls
+ * are for (their URN); the dynamic provider host is not told, and the engine shows its messages,
+ * and the plugin's for calls without a resource (invokes), on the stack's line. At most one a
+ * second reaches a line: under a rate limit, hundreds of resources retry at once.
  *
- * The message names the request (method and path, as the final error does) and the failure (a
- * status code or an error code), never a header or the service's text. Reporting never throws
- * and never waits: an engine that is gone only loses the message.
+ * The message names the request (method and route, as the final error does) and the failure (a
+ * status code or an error code), never a header, a query or the service's text. Reporting never
+ * throws and never waits: an engine that is gone only loses the message.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { processState } from "./processState";
@@ -42,12 +44,20 @@ const notices = () =>
     sink: undefined as Sink | undefined,
     engine: undefined as string | undefined,
     urn: new AsyncLocalStorage<string>(),
+    /** When each line (a URN, or "" for the stack's) last got a message. */
+    shownAt: new Map<string, number>(),
   }));
 
+/** The least time between two messages on one line. */
+export const MESSAGE_GAP_MS = 1_000;
+
 /** Reports a retry the request layer is about to wait for. */
-export function reportRetryWait(w: RetryWait): void {
-  const { sink } = notices();
+export function reportRetryWait(w: RetryWait, now: number = Date.now()): void {
+  const { sink, shownAt } = notices();
   if (!sink) return;
+  const line = w.urn ?? "";
+  if (now - (shownAt.get(line) ?? -Infinity) < MESSAGE_GAP_MS) return;
+  shownAt.set(line, now);
   try {
     sink(waitMessage(w), w.urn);
   } catch {
@@ -71,7 +81,7 @@ export function callingResource(): string | undefined {
 
 /** Where this process's reports go (tests give their own; the default is none). */
 export function setWaitSink(sink: Sink | undefined): void {
-  Object.assign(notices(), { sink, engine: undefined });
+  Object.assign(notices(), { sink, engine: undefined, shownAt: new Map() });
 }
 
 /**
@@ -89,8 +99,9 @@ export function reportWaitsToEngine(address: string): void {
 }
 
 function engineLog(address: string): (message: string, urn: string | undefined) => void {
-  // This package's grpc-js with the SDK's service definition, as the plugin's server is made
-  // (server.ts): the SDK's own client class would bring the SDK's copy of grpc-js.
+  // A client class of this package's grpc-js for the SDK's service definition, as the plugin's
+  // server is made (server.ts): the credentials must come from the grpc-js copy that makes the
+  // client, and the SDK's generated class is made by the SDK's copy, which may be another.
   const grpc = require("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
   const { EngineService } =
     require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");

@@ -5,7 +5,7 @@
 // variables, here the emulator's:
 //
 //	npx mgmt-emulator --port 0 --pid-file .emulator.pid --env > .emulator.env &   # from a project with pulumi-mgmt
-//	set -a; . ./.emulator.env; set +a
+//	until [ -s .emulator.env ]; do sleep 0.2; done; . ./.emulator.env
 //	export PULUMI_CONFIG_PASSPHRASE=choose-one PULUMI_BACKEND_URL=file://$PWD/state
 //	mkdir -p state && go run . up        # then: go run . preview, go run . destroy
 package main

@@ -136,6 +136,7 @@ export class MgmtClient {
         {
           origin: base.origin,
           path,
+          label: `${endpoint.method} ${route}`,
           method: endpoint.method,
           headers,
           body,

@@ -92,8 +92,9 @@ const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
       ? Math.min(retryAfterMs, maxTimeout) * (1 + Math.random() * 0.1)
       : backoff * (0.5 + Math.random() * 0.5);
   // The resource's line in the engine's progress says what it waits for (waitNotice.ts).
+  const { label, urn } = (opts as WaitNoticeOptions).waitNotice ?? { label: opts.method };
   reportRetryWait({
-    request: `${opts.method} ${String(opts.path).split("?")[0]}`,
+    request: label,
     reason:
       e.statusCode === 429
         ? "rate limited (429)"
@@ -103,7 +104,7 @@ const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
     retry: state.counter,
     of: limit,
     delayMs: delay,
-    urn: (opts as { waitNoticeUrn?: string }).waitNoticeUrn,
+    urn,
   });
   // A cancel during the wait ends it: the retry is never sent.
   const cancelled = () => {
@@ -116,6 +117,13 @@ const retryWithJitter: RetryCallback = (err, { state, opts }, cb) => {
   }, delay);
   stop.addEventListener("abort", cancelled, { once: true });
 };
+
+/**
+ * What a retry's report names, carried in the request's options (undici hands them to the retry
+ * callback as they are): the resource is read when the request is sent, since the callback runs
+ * in the async context of whichever call opened the pooled connection (waitNotice.ts).
+ */
+type WaitNoticeOptions = Dispatcher.RequestOptions & { waitNotice?: { label: string; urn?: string } };
 
 type Controller = Dispatcher.DispatchController;
 type Handler = Dispatcher.DispatchHandler;
@@ -300,6 +308,8 @@ export interface HttpRequest {
   origin: string;
   /** Path and query, sent as they are (already encoded). */
   path: string;
+  /** The request as messages name it: method and route, as the final error does (errors.ts). */
+  label: string;
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
   body?: string;
@@ -351,7 +361,7 @@ export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> 
   const stop = runStop().signal;
   if (stop.aborted) throw stop.reason;
   try {
-    const response = await undiciParts().request.call(dispatcherFor(req.origin, req.retry, t), {
+    const options: WaitNoticeOptions = {
       origin: req.origin,
       path: req.path,
       method: req.method,
@@ -360,9 +370,9 @@ export async function send(req: HttpRequest, t: Transport): Promise<HttpAnswer> 
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
       signal: AbortSignal.timeout(req.totalTimeoutMs),
-      // Read here, in the caller's context, for retryWithJitter's reports (waitNotice.ts).
-      waitNoticeUrn: callingResource(),
-    } as Dispatcher.RequestOptions);
+      waitNotice: { label: req.label, urn: callingResource() },
+    };
+    const response = await undiciParts().request.call(dispatcherFor(req.origin, req.retry, t), options);
     const text = await response.body.text();
     // A failure the cancel kept from being retried (undici hands back the last answer): say so.
     if (stop.aborted && (response.statusCode === 429 || response.statusCode >= 500)) throw stop.reason;

@@ -58,13 +58,17 @@ function failed(err: unknown): Partial<grpc.StatusObject> {
   return { code: grpc.status.INTERNAL, details: `mgmt plugin: ${err instanceof Error ? err.message : String(err)}` };
 }
 
-/** Wraps a handler: a thrown error becomes its gRPC status. */
-/** The resource a call is for, when its request names one (Check, Diff, Create, Read, Update, Delete). */
+/**
+ * The resource a call is for, when its request names one (Check, Diff, Create, Read, Update,
+ * Delete; the provider's own for CheckConfig, DiffConfig and Configure): its requests' retries
+ * are reported on that resource's line (waitNotice.ts). Invokes and Construct name none.
+ */
 function urnOf(req: unknown): string | undefined {
   const get = (req as { getUrn?: () => string } | null)?.getUrn;
   return typeof get === "function" ? get.call(req) || undefined : undefined;
 }
 
+/** Wraps a handler: a thrown error becomes its gRPC status. */
 function unary<Req, Res>(handle: (req: Req) => Res | Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     Promise.resolve()

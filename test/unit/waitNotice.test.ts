@@ -8,7 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeAllPools, send } from "../../provider/api/http";
-import { forResource, reportRetryWait, setWaitSink, waitMessage } from "../../provider/waitNotice";
+import { MESSAGE_GAP_MS, forResource, reportRetryWait, setWaitSink, waitMessage } from "../../provider/waitNotice";
 
 let server: Server;
 let origin: string;
@@ -33,6 +33,7 @@ const get = (path: string) =>
     {
       origin,
       path,
+      label: `GET ${path.split("?")[0]}`,
       method: "GET",
       headers: { authorization: SECRET },
       retry: "idempotent",
@@ -42,24 +43,47 @@ const get = (path: string) =>
     { connectTimeoutMs: 2_000, maxRetries: 5 },
   );
 
-test("each retry of a request is reported on the resource whose call sent it, with the failure and the wait, never a header", async () => {
+test("a retry is reported on the resource whose call sent the request, with the failure and the wait, never a header", async () => {
   const seen: [string, string | undefined][] = [];
   setWaitSink((message, urn) => seen.push([message, urn]));
-  answers = [503, 429, 200];
-  const urn = "urn:pulumi:dev::p::mgmt:index:SearchIndex::docs";
-  const answer = await forResource(urn, async () => {
+  const [a, b] = ["urn:pulumi:dev::p::mgmt:index:SearchIndex::a", "urn:pulumi:dev::p::mgmt:index:SearchIndex::b"];
+  // A's call opens the pooled keep-alive connection; B's request goes over it and is retried:
+  // undici's callbacks then run in A's async context, and the report must still name B.
+  answers = [200];
+  await forResource(a, () => get("/v2/search"));
+  answers = [503, 200];
+  const answer = await forResource(b, async () => {
     await new Promise((r) => setImmediate(r)); // the resource's call goes on across awaits
     return get("/v2/search?name=docs");
   });
   expect(answer.status).toBe(200);
   expect(seen).toEqual([
-    [expect.stringMatching(/^GET \/v2\/search: answered 503; trying again in \d+\.\d s \(retry 1 of 5\)$/), urn],
-    [
-      expect.stringMatching(/^GET \/v2\/search: rate limited \(429\); trying again in \d+\.\d s \(retry 2 of 60\)$/),
-      urn,
-    ],
+    [expect.stringMatching(/^GET \/v2\/search: answered 503; trying again in \d+\.\d s \(retry 1 of 5\)$/), b],
   ]);
-  expect(JSON.stringify(seen)).not.toContain("very-secret");
+  expect(JSON.stringify(seen)).not.toMatch(/very-secret|name=docs/);
+});
+
+test("a rate limit's retries have their own bound; a line gets at most one message a second, other lines theirs", async () => {
+  const seen: [string, string | undefined][] = [];
+  setWaitSink((message, urn) => seen.push([message, urn]));
+  answers = [429, 503, 200];
+  await forResource("urn:x", () => get("/v2/search"));
+  // The 503 came within the second of the 429's message on the same line.
+  expect(seen).toEqual([
+    [expect.stringMatching(/^GET \/v2\/search: rate limited \(429\); .* \(retry 1 of 60\)$/), "urn:x"],
+  ]);
+  const w = { request: "GET /v2/search", reason: "answered 503", retry: 1, of: 5, delayMs: 100 };
+  setWaitSink((message, urn) => seen.push([message, urn]));
+  seen.length = 0;
+  reportRetryWait({ ...w, urn: "urn:a" }, 10_000);
+  reportRetryWait({ ...w, urn: "urn:a", retry: 2 }, 10_000 + MESSAGE_GAP_MS - 1);
+  reportRetryWait({ ...w, urn: "urn:b" }, 10_001);
+  reportRetryWait({ ...w, urn: "urn:a", retry: 3 }, 10_000 + MESSAGE_GAP_MS);
+  expect(seen.map(([m, urn]) => `${urn} ${/retry \d/.exec(m)![0]}`)).toEqual([
+    "urn:a retry 1",
+    "urn:b retry 1",
+    "urn:a retry 3",
+  ]);
 });
 
 test("a request answered at once reports nothing; one outside any resource's call reports without a URN", async () => {
