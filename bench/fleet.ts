@@ -27,7 +27,7 @@ import { status } from "../provider/fleet/queue";
 import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
-import { startBenchPostgres, type BenchPostgres } from "./postgresCluster";
+import { startPostgresCluster, type PostgresCluster } from "../scripts/postgresCluster";
 import { useOwnPulumiHome } from "./ownHome";
 import { median } from "./stat";
 import { cpuNow, cpuSince, startupCost } from "./pluginLeg";
@@ -195,7 +195,7 @@ async function stopWorkers(workers: Proc[]): Promise<void> {
 
 interface Rig {
   emu: EmulatorProcess;
-  pg: BenchPostgres;
+  pg: PostgresCluster;
   work: string;
   tenantsFile: string;
 }
@@ -283,7 +283,7 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
 async function main(): Promise<void> {
   checkSettings();
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-fleet-"));
-  const pg = startBenchPostgres("bench-fleet-pg-");
+  const pg = startPostgresCluster("bench-fleet-pg-");
   const tenantsFile = path.join(work, "tenants.json");
   const ids = Array.from({ length: N }, (_, i) => `b${String(i + 1).padStart(2, "0")}`);
   writeFileSync(

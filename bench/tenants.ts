@@ -14,7 +14,7 @@ import { startEmulator } from "../emulator";
 import { PACKAGE_ROOT } from "../provider/automation";
 import { writeSection } from "./docSection";
 import { useOwnPulumiHome } from "./ownHome";
-import { startBenchPostgres } from "./postgresCluster";
+import { startPostgresCluster } from "../scripts/postgresCluster";
 
 const N = Number(process.env.BENCH_TENANTS ?? 12);
 const CONCURRENCY = [1, 4, 8];
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     ],
     { stdio: "inherit" },
   );
-  const pg = startBenchPostgres("bench-tenants-pg-");
+  const pg = startPostgresCluster("bench-tenants-pg-");
   const emu = await startEmulator();
   const alice = emu.users[0];
   const account = alice.accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;

@@ -1,15 +1,7 @@
-/**
- * A throw-away PostgreSQL cluster for a test file (scripts/postgres.sh installs PostgreSQL from
- * Debian's packages if needed); the script's own error (no root, no apt-get, ...) is the failure.
- */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+/** A throw-away PostgreSQL cluster for a test file (scripts/postgresCluster.ts), with what tests ask of it. */
 import path from "node:path";
 import { Client } from "pg";
-import { PACKAGE_ROOT } from "../../provider/automation";
-
-const SCRIPT = path.join(PACKAGE_ROOT, "scripts/postgres.sh");
+import { startPostgresCluster } from "../../scripts/postgresCluster";
 
 export interface TestPostgres {
   dir: string;
@@ -28,11 +20,8 @@ export interface TestPostgres {
 }
 
 export function startPostgres(): TestPostgres {
-  const dir = mkdtempSync(path.join(tmpdir(), "pulumi-mgmt-pg-test-"));
-  const url = execFileSync("bash", [SCRIPT, "start", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
-    .trim()
-    .split("\n")
-    .pop()!;
+  const cluster = startPostgresCluster("pulumi-mgmt-pg-test-");
+  const { dir, url } = cluster;
   const sql = async <T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> => {
     const client = new Client({ connectionString: url });
     await client.connect();
@@ -45,10 +34,10 @@ export function startPostgres(): TestPostgres {
   return {
     dir,
     url,
-    stop: () => execFileSync("bash", [SCRIPT, "stop", dir], { stdio: "inherit" }),
-    restart: () => execFileSync("bash", [SCRIPT, "restart", dir], { stdio: "inherit" }),
-    halt: () => execFileSync("bash", [SCRIPT, "halt", dir], { stdio: "inherit" }),
-    resume: () => execFileSync("bash", [SCRIPT, "resume", dir], { stdio: "inherit" }),
+    stop: () => cluster.stop(),
+    restart: () => cluster.command("restart"),
+    halt: () => cluster.command("halt"),
+    resume: () => cluster.command("resume"),
     sql,
     async indexIdsInState() {
       const rows = await sql<{ key: string; data: unknown }>(
