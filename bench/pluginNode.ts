@@ -100,6 +100,8 @@ async function main(): Promise<void> {
         await timed("destroy", () => s.destroy());
         await s.stack.workspace.removeStack(s.stack.name);
         rmSync(backendDir, { recursive: true, force: true });
+        // The folder the SDK made for the inline program (automation-*), which it never removes.
+        rmSync(s.stack.workspace.workDir, { recursive: true, force: true });
         process.stdout.write(
           `  run ${rep + 1}/${REPS} ${leg}: ${PHASES.map((p) => `${p} ${cpu[p][leg][rep].toFixed(1)} CPU s`).join(", ")}\n`,
         );

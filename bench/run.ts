@@ -210,6 +210,8 @@ async function dispose(s: MgmtStack, destroyed = false): Promise<void> {
   if (!destroyed) await s.destroy();
   await s.stack.workspace.removeStack(s.stack.name);
   rmSync(s.backendDir!, { recursive: true, force: true });
+  // The folder the SDK made for the inline program (automation-*), which it never removes.
+  rmSync(s.stack.workspace.workDir, { recursive: true, force: true });
 }
 
 const indexesProgram = (n: number, tag: string) => () => {

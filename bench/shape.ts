@@ -192,6 +192,8 @@ async function main(): Promise<void> {
       await s.destroy();
       await s.stack.workspace.removeStack(s.stack.name);
       rmSync(backendDir, { recursive: true, force: true });
+      // The folder the SDK made for the inline program (automation-*), which it never removes.
+      rmSync(s.stack.workspace.workDir, { recursive: true, force: true });
       process.stdout.write(`${v} rep ${rep}: ${times[v].at(-1)} ms\n`);
     }
   }
