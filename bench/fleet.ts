@@ -24,6 +24,7 @@ import path from "node:path";
 import { PACKAGE_ROOT, pulumiCliDir } from "../provider/automation";
 import { CLI_GO_GC } from "../provider/automation/cli";
 import { status } from "../provider/fleet/queue";
+import { PLUGIN_ENTRY } from "../provider/plugin/install";
 import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
@@ -219,7 +220,9 @@ async function fixedCosts(): Promise<FixedCosts> {
     });
     if (r.status !== 0) throw new Error(`pulumi version exited with ${r.status}: ${r.stderr}`);
     cli.push(cpuSince(before, CLK_TCK).children);
-    plugin.push((await startupCost(path.join(path.dirname(THIS_BUILD.cli), "../plugin/main.js"), [], CLK_TCK)).cpu);
+    plugin.push(
+      (await startupCost(path.join(path.dirname(THIS_BUILD.cli), "../plugin", PLUGIN_ENTRY), [], CLK_TCK)).cpu,
+    );
   }
   return { cli: median(cli), plugin: median(plugin) };
 }

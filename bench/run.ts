@@ -31,7 +31,7 @@ import {
   type MgmtStack,
 } from "../provider/automation";
 import { MessagingBudget, SearchIndex } from "../provider";
-import { installPlugin } from "../provider/plugin/install";
+import { PLUGIN_ENTRY, installPlugin } from "../provider/plugin/install";
 import { writeMain } from "./docSection";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 import {
@@ -404,7 +404,7 @@ interface StartupStats {
  * each to count the modules loaded by the time the port is printed.
  */
 async function startups(): Promise<{ plugin: StartupStats; dynamic: StartupStats }> {
-  const plugin = { script: path.join(__dirname, "../provider/plugin/main.js"), args: [] as string[] };
+  const plugin = { script: path.join(__dirname, "../provider/plugin", PLUGIN_ENTRY), args: [] as string[] };
   // The engine's address is only dialled once a request needs it: any will do to start.
   const dynamic = { script: require.resolve("@pulumi/pulumi/cmd/dynamic-provider"), args: ["127.0.0.1:1"] };
   const runs: Record<"plugin" | "dynamic", Startup[]> = { plugin: [], dynamic: [] };
@@ -587,7 +587,7 @@ function pluginSection(
     `Each started ${STARTUP_RUNS} times, interleaved, and stopped once it printed its port; its CPU (every thread, from`,
     "/proc/<pid>/stat, in ticks of 10 ms) read at that moment. The dynamic provider host is",
     "`node @pulumi/pulumi/cmd/dynamic-provider <engine>`, what the engine's `pulumi-resource-pulumi-nodejs` launcher runs",
-    "(after a `node -e require.resolve(...)` of its own, not counted here); the plugin is `node dist/provider/plugin/main.js`",
+    "(after a `node -e require.resolve(...)` of its own, not counted here); the plugin is `node dist/provider/plugin/main.bundle.js`",
     "(its launcher `exec`s node). Modules: the CommonJS modules loaded when the port is printed.",
     "",
     "| provider process | CPU until its port is printed | wall time | modules loaded |",

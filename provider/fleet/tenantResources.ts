@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { ProjectSettings, Workspace } from "@pulumi/pulumi/automation";
-import { installPlugin } from "../plugin/install";
+import { PLUGIN_ENTRY, installPlugin } from "../plugin/install";
 import { PACKAGE, dynamicToken, token } from "../plugin/pulumiTypes";
 
 const movedFromDynamic = (name: string, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
@@ -58,7 +58,7 @@ type WithPlugins = ProjectSettings & { plugins?: { providers?: { name: string; p
 export async function useTenantPlugin(workspace: Workspace, workDir: string): Promise<void> {
   const dir = path.join(workDir, ".mgmt-plugin");
   mkdirSync(dir, { recursive: true });
-  installPlugin(dir, require.resolve("pulumi-mgmt/internal/plugin/main"));
+  installPlugin(dir, require.resolve(`pulumi-mgmt/internal/plugin/${PLUGIN_ENTRY.replace(/\.js$/, "")}`));
   const settings: WithPlugins = await workspace.projectSettings();
   const others = (settings.plugins?.providers ?? []).filter((p) => p.name !== PACKAGE);
   const ours = settings.plugins?.providers?.find((p) => p.name === PACKAGE);

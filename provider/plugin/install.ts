@@ -13,6 +13,11 @@ import { PACKAGE } from "./pulumiTypes";
 import { PLUGIN_VERSION } from "./schema";
 
 export const PLUGIN_EXECUTABLE = `pulumi-resource-${PACKAGE}`;
+/**
+ * The file the plugin runs from, beside the compiled main.js: that entry with everything it loads
+ * in one file (scripts/bundlePlugin.ts), which starts on about a third less CPU.
+ */
+export const PLUGIN_ENTRY = "main.bundle.js";
 export const INSTALL_COMMAND = `npx ${PLUGIN_EXECUTABLE} install`;
 /**
  * The version a launcher was written for, which it passes to the plugin it starts: the package it
@@ -51,9 +56,12 @@ export function launcher(main: string, node: string = process.execPath, version:
 
 /**
  * Writes the launcher into `dir` (default: the engine's plugin folder for this version) and
- * returns its path. `main` is the compiled plugin entry (this package's own by default).
+ * returns its path. `main` is the plugin's entry (this package's own bundle by default).
  */
-export function installPlugin(dir: string = pluginCacheDir(), main: string = path.join(__dirname, "main.js")): string {
+export function installPlugin(
+  dir: string = pluginCacheDir(),
+  main: string = path.join(__dirname, PLUGIN_ENTRY),
+): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, PLUGIN_EXECUTABLE);
   writeFileSync(file, launcher(main));

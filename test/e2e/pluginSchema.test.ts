@@ -4,14 +4,21 @@
  * prints the schema generated from the zod schemas. Starts the CLI: run it under the engine lock.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { pulumiCliDir } from "../../provider/automation";
 import { packageSchema } from "../../provider/plugin/schema";
 
-const INSTALLED_MAIN = path.resolve(__dirname, "../../node_modules/pulumi-mgmt/dist/provider/plugin/main.js");
+// What the installed package's `bin` entry names, as npm would link it.
+const INSTALLED = path.resolve(__dirname, "../../node_modules/pulumi-mgmt");
+const INSTALLED_MAIN = path.join(
+  INSTALLED,
+  (JSON.parse(readFileSync(path.join(INSTALLED, "package.json"), "utf8")) as { bin: Record<string, string> }).bin[
+    "pulumi-resource-mgmt"
+  ],
+);
 
 test("pulumi package get-schema prints the plugin's schema, generated from the zod schemas", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "mgmt-plugin-"));

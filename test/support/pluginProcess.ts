@@ -1,13 +1,15 @@
 /**
- * The built `mgmt` plugin (dist/provider/plugin/main.js) as a child process, and its gRPC calls
+ * The built `mgmt` plugin (dist/provider/plugin/main.bundle.js, what the bin and the installed
+ * launcher run) as a child process, and its gRPC calls
  * as promises: what the plugin's unit tests drive.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { PLUGIN_ENTRY } from "../../provider/plugin/install";
 
-export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/provider/plugin/main.js");
+export const PLUGIN_MAIN = path.resolve(__dirname, "../../dist/provider/plugin", PLUGIN_ENTRY);
 
 const children: ChildProcess[] = [];
 /** Ends every plugin process this test file started (call from afterAll). */

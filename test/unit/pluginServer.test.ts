@@ -1,5 +1,5 @@
 /**
- * The `mgmt` plugin process (provider/plugin/main.ts, compiled): it loads no root @pulumi/pulumi and no HTTP client,
+ * The `mgmt` plugin process (provider/plugin/main.ts, compiled and bundled): it runs from one file, loads no root @pulumi/pulumi and no HTTP client,
  * prints its port, answers the protocol's configuration calls as documented, keeps secrets secret
  * and exits when its engine is gone.
  */
@@ -24,6 +24,7 @@ import {
   type GetSchemaResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import { SECRET_SIG, SIG_KEY, fromStruct } from "../../provider/plugin/properties";
+import { bundlePlugin } from "../../scripts/bundlePlugin";
 import {
   PLUGIN_MAIN as MAIN,
   pluginClient,
@@ -35,15 +36,24 @@ import {
 
 afterAll(stopPlugins);
 
-test("loading the plugin's entry loads no root @pulumi/pulumi, and no HTTP client before the first request", async () => {
+test("the plugin runs from one file: its entry loads no other module but google-protobuf's, and no HTTP client before the first request", async () => {
   const probe = `process.argv.splice(2); require(${JSON.stringify(MAIN)}); setTimeout(() => { console.log(JSON.stringify(Object.keys(require.cache))); process.exit(0); }, 500);`;
   const child = track(spawn(process.execPath, ["-e", probe], { stdio: ["ignore", "pipe", "inherit"] }));
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c));
   await new Promise((resolve) => child.once("exit", resolve));
   const loaded: string[] = JSON.parse(out.trim().split("\n").pop() ?? "[]");
-  expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "plugin", "server.js")))).toBe(true);
-  // The resources' own implementations, the dynamic resources' providers, are on the load path too.
+  expect(loaded[0]).toBe(MAIN);
+  // google-protobuf stays one copy with the SDK's (scripts/bundlePlugin.ts); nothing else is read:
+  // no root @pulumi/pulumi, no undici (it comes with the first request, api/http.ts).
+  expect(loaded.slice(1).filter((f) => !/node_modules[\\/]google-protobuf[\\/]/.test(f))).toEqual([]);
+  expect(loaded.length).toBeLessThan(6);
+});
+
+test("the bundle holds the dynamic resources' own providers and functions, and of the SDK its protocol messages only", async () => {
+  const { inputs } = await bundlePlugin(path.resolve(__dirname, "../../dist"), false);
+  const files = Object.keys(inputs).map((f) => f.replace(/\\/g, "/"));
+  // One implementation per resource: the compiled modules the dynamic provider host loads.
   for (const r of [
     "searchIndex",
     "databaseBudget",
@@ -52,24 +62,18 @@ test("loading the plugin's entry loads no root @pulumi/pulumi, and no HTTP clien
     "flowControlKey",
     "messagingQueue",
   ])
-    expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "resources", r, "provider.js")))).toBe(true);
-  // And the functions the TypeScript package exports, which serve the invokes (their Output forms require the SDK only when called).
-  expect(loaded.some((f) => f.endsWith(path.join("dist", "provider", "functions", "getSearchIndex.js")))).toBe(true);
-  // Of the SDK, the protocol's generated messages only (the wire format's sentinels are
-  // wireSentinels.ts's: runtime/rpc.js would bring the SDK's runtime, OpenTelemetry and semver).
-  const pkg = (f: string) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f)?.[1].replace(/\\/g, "/");
-  expect(
-    loaded
-      .filter((f) => /@pulumi[\\/]pulumi[\\/]/.test(f))
-      .filter((f) => !/@pulumi[\\/]pulumi[\\/]proto[\\/]/.test(f))
-      .map((f) => f.replace(/.*@pulumi[\\/]pulumi[\\/]/, "")),
-  ).toEqual([]);
-  // No other package: undici comes with the first request (api/http.ts).
-  expect([...new Set(loaded.map(pkg).filter((p) => p !== undefined))].sort()).toEqual([
+    expect(files).toContain(`dist/provider/resources/${r}/provider.js`);
+  // And the functions the TypeScript package exports, which serve the invokes.
+  expect(files).toContain("dist/provider/functions/getSearchIndex.js");
+  // Of the SDK, the protocol's generated messages only: the runtime is the program's own.
+  const sdk = files.filter((f) => f.includes("node_modules/@pulumi/pulumi/"));
+  expect(sdk.filter((f) => !f.includes("node_modules/@pulumi/pulumi/proto/"))).toEqual([]);
+  expect(sdk).toContain("node_modules/@pulumi/pulumi/proto/provider_pb.js");
+  const pkg = (f: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1];
+  expect([...new Set(files.map(pkg).filter((p) => p !== undefined))].sort()).toEqual([
     "@grpc/grpc-js",
     "@js-sdsl/ordered-map",
     "@pulumi/pulumi",
-    "google-protobuf",
     "zod",
   ]);
 });
