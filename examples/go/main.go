@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/pulumi-mgmt/pulumi-mgmt/sdk/go/mgmt"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -65,6 +66,13 @@ func main() {
 	}
 	if err != nil {
 		// The engine's own lines are in the progress above; the Automation API's error repeats them.
+		// A missing plugin gets the engine's advice to download it, which cannot work: say how to
+		// install it. The engine names it so whether it tried a download ("Could not automatically
+		// download and install resource plugin ...") or was told not to ("no resource plugin ...").
+		if strings.Contains(err.Error(), "resource plugin 'pulumi-resource-mgmt'") {
+			fmt.Fprintln(os.Stderr, "the mgmt plugin is not installed: run `npx pulumi-resource-mgmt install` in a project that has pulumi-mgmt, then run this again")
+			os.Exit(1)
+		}
 		fmt.Fprintf(os.Stderr, "%s failed: the engine's reason is above\n", os.Args[1])
 		os.Exit(1)
 	}

@@ -140,7 +140,6 @@ test("go: the README's Go example creates its index through the plugin installed
     goBuild(path.join(EXAMPLES, "go"), ["-o", binary, "."]);
     // A Pulumi home of its own, where `npx pulumi-resource-mgmt install` puts the plugin.
     const home = path.join(work, "pulumi-home");
-    installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
     const backend = testBackend();
     const settings = { baseUrl: env.mgmt.baseUrl, username: env.mgmt.username, password: env.mgmt.password };
     const run = async (op: string) => {
@@ -156,11 +155,21 @@ test("go: the README's Go example creates its index through the plugin installed
           PULUMI_BACKEND_URL: `file://${backend.backendDir}`,
           PULUMI_CONFIG_PASSPHRASE: backend.passphrase,
           PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
         },
       });
       engineOutput.push(stdout);
       return stdout;
     };
+    // Not installed yet: the engine advises a download, which cannot work; the example's last line says how to install.
+    const missing = await run("preview").then(
+      () => undefined,
+      (err: { stderr?: string }) => err.stderr ?? "",
+    );
+    expect(missing?.trim().split("\n").pop()).toBe(
+      "the mgmt plugin is not installed: run `npx pulumi-resource-mgmt install` in a project that has pulumi-mgmt, then run this again",
+    );
+    installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
     const up = await run("up");
     const [index] = await env.client.searchIndexes.list();
     expect(up).toContain(`endpoint: ${index.endpoint}`);
