@@ -588,7 +588,7 @@ function pluginSection(
     "/proc/<pid>/stat, in ticks of 10 ms) read at that moment. The dynamic provider host is",
     "`node @pulumi/pulumi/cmd/dynamic-provider <engine>`, what the engine's `pulumi-resource-pulumi-nodejs` launcher runs",
     "(after a `node -e require.resolve(...)` of its own, not counted here); the plugin is `node dist/provider/plugin/main.bundle.js`",
-    "(its launcher `exec`s node). Modules: the CommonJS modules loaded when the port is printed.",
+    "(its launcher `exec`s node). Modules: the CommonJS modules loaded when the port is printed (the plugin's bundle counts as one).",
     "",
     "| provider process | CPU until its port is printed | wall time | modules loaded |",
     "|---|---:|---:|---:|",

@@ -21,7 +21,7 @@ else
   echo "[setup] compiling the package's TypeScript to dist/ ($sources files of provider/, emulator/, scripts/, bench/; the first time takes up to a minute)" >&2
   rm -rf dist
   npx --no-install tsc -p tsconfig.build.json
-  node dist/scripts/bundlePlugin.js   # the plugin's entry in one file (dist/provider/plugin/main.bundle.js)
+  node dist/scripts/bundlePlugin.js   # the plugin in one file: dist/provider/plugin/main.bundle.js, its licenses beside it
   chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js dist/provider/fleet/cli.js 2>/dev/null || true
 
   # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly

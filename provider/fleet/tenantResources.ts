@@ -58,7 +58,7 @@ type WithPlugins = ProjectSettings & { plugins?: { providers?: { name: string; p
 export async function useTenantPlugin(workspace: Workspace, workDir: string): Promise<void> {
   const dir = path.join(workDir, ".mgmt-plugin");
   mkdirSync(dir, { recursive: true });
-  installPlugin(dir, require.resolve(`pulumi-mgmt/internal/plugin/${PLUGIN_ENTRY.replace(/\.js$/, "")}`));
+  installPlugin(dir, path.join(path.dirname(require.resolve("pulumi-mgmt/internal/plugin/install")), PLUGIN_ENTRY));
   const settings: WithPlugins = await workspace.projectSettings();
   const others = (settings.plugins?.providers ?? []).filter((p) => p.name !== PACKAGE);
   const ours = settings.plugins?.providers?.find((p) => p.name === PACKAGE);

@@ -22,6 +22,7 @@ test("npm pack contains only what a user needs", () => {
     /^docs\/[a-z]+\.md$/,
     /^LICENSE$/,
     /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/,
+    /^dist\/provider\/plugin\/THIRD_PARTY_LICENSES\.txt$/,
     /^scripts\/ensure-pulumi\.sh$/,
     /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/,
     /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/,
@@ -45,10 +46,11 @@ test("npm pack contains only what a user needs", () => {
     "dist/provider/runtime.js",
     "dist/provider/resources/messagingControls.js",
     "dist/provider/plugin/main.bundle.js",
+    "dist/provider/plugin/THIRD_PARTY_LICENSES.txt",
   ]) {
     expect(files).toContain(must);
   }
-  // Compressed size: about 590 kB (2026-11-27) with six resources, the emulator, the fleet and its fence, the plugin (its calls, invokes, Construct, import and install) and its one-file bundle (about 270 kB of it: zod and grpc-js a second time, scripts/bundlePlugin.ts), every command's usage and docs/, and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
+  // Compressed size: about 590 kB (2026-11-27) with six resources, the emulator, the fleet and its fence, the plugin (its calls, invokes, Construct, import and install) and its one-file bundle (about 270 kB of it, with its packages' licenses: the package's own compiled modules a second time, zod, grpc-js and the SDK's protocol messages, scripts/bundlePlugin.ts), every command's usage and docs/, and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
   expect(pack.size).toBeLessThan(610_000);
 });
 

@@ -4,6 +4,8 @@
  * and exits when its engine is gone.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -24,7 +26,7 @@ import {
   type GetSchemaResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import { SECRET_SIG, SIG_KEY, fromStruct } from "../../provider/plugin/properties";
-import { bundlePlugin } from "../../scripts/bundlePlugin";
+import { LICENSES_FILE, pluginBundle } from "../../scripts/bundlePlugin";
 import {
   PLUGIN_MAIN as MAIN,
   pluginClient,
@@ -50,9 +52,13 @@ test("the plugin runs from one file: its entry loads no other module but google-
   expect(loaded.length).toBeLessThan(6);
 });
 
-test("the bundle holds the dynamic resources' own providers and functions, and of the SDK its protocol messages only", async () => {
-  const { inputs } = await bundlePlugin(path.resolve(__dirname, "../../dist"), false);
-  const files = Object.keys(inputs).map((f) => f.replace(/\\/g, "/"));
+test("the bundle on disk is what the compiled modules make: the dynamic resources' own providers and functions, of the SDK its protocol messages only, the bundled packages' licenses beside it", async () => {
+  const dist = path.resolve(__dirname, "../../dist");
+  const bundle = await pluginBundle(dist);
+  // Not stale: the bin, the launchers and the benches run this file.
+  expect(bundle.text === readFileSync(MAIN, "utf8")).toBe(true);
+  expect(readFileSync(path.join(path.dirname(MAIN), LICENSES_FILE), "utf8")).toBe(bundle.licenses);
+  const files = Object.keys(bundle.metafile.inputs).map((f) => f.replace(/\\/g, "/"));
   // One implementation per resource: the compiled modules the dynamic provider host loads.
   for (const r of [
     "searchIndex",
@@ -65,17 +71,30 @@ test("the bundle holds the dynamic resources' own providers and functions, and o
     expect(files).toContain(`dist/provider/resources/${r}/provider.js`);
   // And the functions the TypeScript package exports, which serve the invokes.
   expect(files).toContain("dist/provider/functions/getSearchIndex.js");
-  // Of the SDK, the protocol's generated messages only: the runtime is the program's own.
+  // Of the SDK, the protocol's generated messages only (the engine's too, for the wait notices):
+  // the runtime is the program's own.
   const sdk = files.filter((f) => f.includes("node_modules/@pulumi/pulumi/"));
   expect(sdk.filter((f) => !f.includes("node_modules/@pulumi/pulumi/proto/"))).toEqual([]);
-  expect(sdk).toContain("node_modules/@pulumi/pulumi/proto/provider_pb.js");
+  expect(sdk).toEqual(
+    expect.arrayContaining([
+      "node_modules/@pulumi/pulumi/proto/provider_pb.js",
+      "node_modules/@pulumi/pulumi/proto/engine_grpc_pb.js",
+    ]),
+  );
   const pkg = (f: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1];
-  expect([...new Set(files.map(pkg).filter((p) => p !== undefined))].sort()).toEqual([
-    "@grpc/grpc-js",
-    "@js-sdsl/ordered-map",
-    "@pulumi/pulumi",
-    "zod",
-  ]);
+  const bundled = [...new Set(files.map(pkg).filter((p) => p !== undefined))].sort();
+  expect(bundled).toEqual(["@grpc/grpc-js", "@js-sdsl/ordered-map", "@pulumi/pulumi", "zod"]);
+  for (const name of bundled) expect(bundle.licenses).toContain(`${name} `);
+  // What stays a require() from node_modules (scripts/bundlePlugin.ts says why), Node's own aside.
+  const [output] = Object.values(bundle.metafile.outputs);
+  const external = [...new Set(output.imports.filter((i) => i.external).map((i) => i.path))]
+    .filter((p) => !p.startsWith("node:") && !builtinModules.includes(p))
+    .map((p) => pkg(`node_modules/${p}`))
+    .sort();
+  expect([...new Set(external)]).toEqual(["@grpc/proto-loader", "@pulumi/pulumi", "google-protobuf", "undici"]);
+  expect(output.imports.filter((i) => i.external && i.path.startsWith("@pulumi/pulumi")).map((i) => i.path)).toEqual(
+    expect.not.arrayContaining([expect.stringMatching(/^@pulumi\/pulumi\/proto\//)]),
+  );
 });
 
 test("the first request loads undici's pool, retry interceptor and request, not its whole package", async () => {
