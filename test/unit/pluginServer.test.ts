@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -58,6 +59,8 @@ test("the bundle on disk is what the compiled modules make: the dynamic resource
   // Not stale: the bin, the launchers and the benches run this file.
   expect(bundle.text === readFileSync(MAIN, "utf8")).toBe(true);
   expect(readFileSync(path.join(path.dirname(MAIN), LICENSES_FILE), "utf8")).toBe(bundle.licenses);
+  // About 260 kB compressed (2026-11-27), most of the package's 590 kB: a jump means a package slipped in.
+  expect(gzipSync(bundle.text).length).toBeLessThan(290_000);
   const files = Object.keys(bundle.metafile.inputs).map((f) => f.replace(/\\/g, "/"));
   // One implementation per resource: the compiled modules the dynamic provider host loads.
   for (const r of [
