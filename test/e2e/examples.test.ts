@@ -161,7 +161,7 @@ test("go: the README's Go example creates its index through the plugin installed
       engineOutput.push(stdout);
       return stdout;
     };
-    // Not installed yet: the engine advises a download, which cannot work; the example's last line says how to install.
+    // Not installed yet (downloads off, so the engine says only that none was found): the example's last line says how to install.
     const missing = await run("preview").then(
       () => undefined,
       (err: { stderr?: string }) => err.stderr ?? "",
