@@ -53,6 +53,8 @@ describe("the Pulumi engine, offline", () => {
   afterAll(async () => {
     await s.stack.workspace.removeStack(s.stack.name, { force: true }).catch(() => undefined);
     rmSync(s.backendDir!, { recursive: true, force: true });
+    // The SDK's temporary project folder for an inline program (automation-*): it never removes it.
+    rmSync(s.stack.workspace.workDir, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   });
 
