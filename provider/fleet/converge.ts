@@ -39,6 +39,12 @@ export interface RunOptions {
   boundCli?: boolean;
   /** How long `recover` waits for a lock it cannot prove stale before failing (unfenced runs). Default 0. */
   lockWaitMs?: number;
+  /**
+   * The caller knows the stack exists in the backend (the fleet's run records, fence.ts): no CLI
+   * command selects it, even in a work folder that has not run it. Wrong only if the stack was
+   * removed outside the fleet since: the run then finds it missing and creates it.
+   */
+  stackExists?: boolean;
 }
 
 /** A resource a drift check found changed outside the stack, and which of its fields. */
@@ -208,7 +214,7 @@ export async function converge(
 
   const cancelled = (attempts: number) =>
     done({ status: "cancelled", attempts, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
-  let known = isKnownStack(workDir, o.backendUrl, t.id);
+  let known = o.stackExists === true || isKnownStack(workDir, o.backendUrl, t.id);
   for (let attempt = 1; ; attempt++) {
     // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
     if (o.signal.aborted) return cancelled(attempt);
@@ -276,7 +282,8 @@ export async function converge(
       return done({ status: statusOf(changes), index: up.outputs.indexName?.value, attempts: attempt, changes });
     } catch (err) {
       if (known && err instanceof StackNotFoundError) {
-        // Removed since this folder last ran it (a destroy elsewhere): select or create it again.
+        // Removed since this folder last ran it (a destroy elsewhere), or since the fleet's last
+        // run of it (outside the fleet): select or create it again.
         forgetStack(workDir);
         known = false;
         attempt--;

@@ -99,6 +99,14 @@ export interface Fence {
   readonly unfinished: boolean;
   /** The ids of those unfinished runs: their Pulumi processes may still be running (leftovers.ts). */
   readonly leftBehind: string[];
+  /**
+   * Whether the run records say the stack exists in the state backend: the last run of it that
+   * succeeded found or made it (a converge or a drift check), and no destroy of it succeeded since.
+   * A hint that saves the run a CLI command to select its stack on a machine or folder that has not
+   * run it; a stack removed outside the fleet is still found missing by the run, which then
+   * creates it (converge.ts).
+   */
+  readonly stackExists: boolean;
   /** Where those runs ran and the pids of their CLIs: a Pulumi lock naming one of them is theirs (stackLock.ts). */
   readonly leftBehindCli: { host: string | null; pids: number[] }[];
   /** Records the pids of this run's CLIs (as each starts, before it can take Pulumi's lock). */
@@ -114,6 +122,9 @@ export interface Fence {
    */
   end(record: RunRecord, abandon?: AbortSignal): Promise<void>;
 }
+
+/** The results of a run that found or made its stack (converge.ts): after one, the stack exists until a destroy. */
+const STACK_FOUND_OR_MADE = ["created", "updated", "unchanged", "drifted"];
 
 /** The advisory lock a live worker holds on its process's own connection (liveness.ts). */
 export const workerLockName = (worker: string) => `pulumi-mgmt-fleet:worker:${worker}`;
@@ -205,6 +216,10 @@ export async function takeFence(
     const leftBehind = open.rows.map((r) => r.id);
     if (last[0] && (last[0].result === "cancelled" || last[0].fence_lost) && !leftBehind.includes(last[0].id))
       leftBehind.push(last[0].id);
+    const { rows: lastSuccess } = await client.query<{ result: string }>(
+      `SELECT result FROM ${FLEET_SCHEMA}.runs WHERE stack = $1 AND result = ANY($2::text[]) ORDER BY id DESC LIMIT 1`,
+      [stack, [...STACK_FOUND_OR_MADE, "destroyed"]],
+    );
     const { rows: cli } = await client.query<{ host: string | null; cli_pids: number[] }>(
       `SELECT host, cli_pids FROM ${FLEET_SCHEMA}.runs WHERE id = ANY($1::bigint[])`,
       [leftBehind],
@@ -218,6 +233,7 @@ export async function takeFence(
       runId: id,
       unfinished: leftBehind.length > 0,
       leftBehind,
+      stackExists: lastSuccess.length > 0 && STACK_FOUND_OR_MADE.includes(lastSuccess[0].result),
       leftBehindCli: cli.map((r) => ({ host: r.host, pids: r.cli_pids })),
       lost: lost.signal,
       async recordCli(pids) {

@@ -17,7 +17,10 @@ import { endLeftovers, runEnv } from "./leftovers";
 import { settleStackLock } from "./stackLock";
 import { TENANT_PROJECT, tenantStack, type Tenant } from "./tenant";
 
-export interface FencedRunOptions extends Omit<RunOptions, "backendUrl" | "recover" | "fenced" | "envVars"> {
+export interface FencedRunOptions extends Omit<
+  RunOptions,
+  "backendUrl" | "recover" | "fenced" | "envVars" | "stackExists"
+> {
   /** The fleet's PostgreSQL: the fence, the run records and (postgres://) the stacks' state. */
   database: string;
   /** Whose run this is: a worker pool's or a driver's id, whose liveness lock this process holds. */
@@ -99,6 +102,7 @@ export async function convergeFenced(
             ...run,
             backendUrl: database,
             recover: fence.unfinished || !!recover,
+            stackExists: fence.stackExists,
             fenced: true,
             signal: stop,
             boundCli: true,

@@ -342,6 +342,8 @@ test(
       60_000,
     );
     expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    // Recorded as a run that found the stack, which was never made: the worker's run takes it to
+    // exist (fence.ts), finds it missing, and creates it.
     await fence.end({ result: "unchanged" });
     await until(
       "g1 to converge",
@@ -785,6 +787,27 @@ test("a run that throws before its engine starts (a work folder that cannot be m
   const again = await takeFence(pg.url, "tenants/w1x", { action: "converge", worker: "pool-test" });
   expect(again.unfinished).toBe(false);
   await again.end({ result: "unchanged" });
+});
+
+test("the fence tells a run whether its stack exists, from the run records: after a run that found or made it, until a destroy succeeds", async () => {
+  // What each run of tenants/e1 finds, then how it ends.
+  const runs: [boolean, string][] = [
+    [false, "failed"], // a first run, failed: whether it made the stack is not known
+    [false, "created"],
+    [true, "failed"], // a failure does not unmake the stack
+    [true, "cancelled"],
+    [true, "drifted"],
+    [true, "destroyed"],
+    [false, "unchanged"], // a converge after the destroy (which would have made the stack again)
+    [true, "destroyed"],
+  ];
+  const found: [boolean, string][] = [];
+  for (const [, result] of runs) {
+    const fence = await takeFence(pg.url, "tenants/e1", { action: "converge", worker: "pool-test" });
+    found.push([fence.stackExists, result]);
+    await fence.end({ result });
+  }
+  expect(found).toEqual(runs);
 });
 
 test(

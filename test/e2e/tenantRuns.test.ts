@@ -2,7 +2,8 @@
  * What one tenant's run costs and keeps, through the real engine (fleet/converge.ts, as the fleet
  * and the driver run it): every CLI start is about 0.4 s of CPU before it does anything, so a
  * run starts as few as it can. A new tenant: one command selects or creates its stack (`stack
- * select --create`), then `up`; a tenant this work folder has run: `up` alone (knownStacks.ts).
+ * select --create`), then `up`; a tenant this work folder has run, or whose stack the fleet's run
+ * records say exists (fence.ts): `up` alone (knownStacks.ts).
  * The service's settings reach the plugin as environment variables: nothing of them is written
  * into the stack's config or its state, and a stack that recorded them (an earlier version) has
  * them dropped once. A stack removed elsewhere since is selected or created again.
@@ -141,9 +142,18 @@ test("a new tenant's run starts two CLI commands, a known one's one; the setting
   expect(await env.client.searchIndexes.list()).toEqual([]);
 });
 
-test("a stack removed elsewhere since this folder ran it is selected or created again; one that recorded the settings has them dropped once", async () => {
+test("a stack the fleet's records say exists is run with no select in a new folder; one removed elsewhere since is selected or created again; one that recorded the settings has them dropped once", async () => {
   const r = runs();
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
+  r.clis();
+  // Another machine's folder, which never ran the tenant, told by the run records that its stack exists.
+  const anotherMachine = {
+    ...r.options("converge"),
+    workRoot: path.join(r.backend.backendDir, "m2"),
+    stackExists: true,
+  };
+  expect(await converge(tenant, anotherMachine)).toMatchObject({ status: "unchanged" });
+  expect(r.clis()).toBe(1); // up
   // Another folder (another machine of the fleet) destroys the tenant and removes its stack.
   const elsewhere = { ...r.options("destroy"), workRoot: path.join(r.backend.backendDir, "elsewhere") };
   expect(await converge(tenant, elsewhere)).toMatchObject({ status: "destroyed" });
