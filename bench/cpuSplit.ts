@@ -61,23 +61,30 @@ export const postmasterPid = (pgDir: string) =>
 export interface CpuMark {
   postgres: number;
   emulator: number;
+  /** Workers already running at the mark (a phase after their converge), by pid: their ticks so far. */
+  workers: Map<number, { own: number; children: number }>;
 }
 
-export const markCpu = (postmaster: number, emulator: number): CpuMark => ({
+export const markCpu = (postmaster: number, emulator: number, runningWorkers: number[] = []): CpuMark => ({
   postgres: serverTicks(postmaster),
   emulator: ticksOf(emulator).own,
+  workers: new Map(runningWorkers.map((pid) => [pid, ticksOf(pid)])),
 });
 
 /**
  * The split since `mark`, read once every run of the converge has ended and before the workers
- * exit (a worker started after the mark: all its ticks are the converge's).
+ * exit (a worker started after the mark: all its ticks are the converge's; one marked: since then).
  */
 export function splitSince(
   mark: CpuMark,
   ids: { postmaster: number; emulator: number; workers: number[] },
   clockTicks: number,
 ): CpuSplit {
-  const workers = ids.workers.map(ticksOf);
+  const workers = ids.workers.map((pid) => {
+    const now = ticksOf(pid);
+    const then = mark.workers.get(pid) ?? { own: 0, children: 0 };
+    return { own: now.own - then.own, children: now.children - then.children };
+  });
   return {
     pulumi: workers.reduce((s, t) => s + t.children, 0) / clockTicks,
     workers: workers.reduce((s, t) => s + t.own, 0) / clockTicks,

@@ -3,7 +3,8 @@
  * needs, sized from what one machine measurably does. Measures tenants per minute converging N
  * tenants from nothing with 1, 2 and 4 worker processes at a fixed concurrency per worker (median
  * of the repeats with min and max), the machine's CPU seconds per tenant, each worker process's
- * peak memory, and the time of a drift check of N unchanged tenants.
+ * peak memory, the time of a drift check of N unchanged tenants, and the time and CPU of an update
+ * of the N tenants once they exist (each tenant's pin changed: the fleet's common run, on a known stack).
  *
  * Each run: a fresh PostgreSQL database (the job queue, the run records and the stacks' state, in
  * a throw-away cluster from scripts/postgres.sh), the emulator reset (in a process of its own, 50 ms
@@ -37,7 +38,7 @@ const N = Number(process.env.BENCH_FLEET_TENANTS ?? 24);
 const REPEATS = Number(process.env.BENCH_FLEET_REPEATS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_FLEET_CONCURRENCY ?? 2);
 const WORKERS = (process.env.BENCH_FLEET_WORKERS ?? "1,2,4").split(",").map(Number);
-/** The drift check runs after the converge with this many workers, with them. */
+/** The drift check, then the update of every tenant, run after the converge with this many workers, with them. */
 const DRIFT_WORKERS = 2;
 const LATENCY_MS = 50;
 const SIZING_TENANTS = 10_000;
@@ -73,6 +74,8 @@ interface Sample {
   split: CpuSplit;
   /** Seconds of the drift check, after the runs with DRIFT_WORKERS. */
   driftSeconds?: number;
+  /** The update of every tenant after the drift check (DRIFT_WORKERS runs only). */
+  update?: { seconds: number; cpuSeconds: number; split: CpuSplit };
 }
 
 interface Proc {
@@ -199,6 +202,8 @@ interface Rig {
   pg: PostgresCluster;
   work: string;
   tenantsFile: string;
+  /** The same tenants, each pin's rate changed: the update after the drift check. */
+  changedFile: string;
 }
 
 /** What every run pays before it works, median of 5 each. */
@@ -269,13 +274,15 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
     // VmHWM only grows: read now, it is each worker's peak over the converge, before the drift check.
     const peak = Math.max(...procs.map((p) => peakMiB(p.child.pid!)));
     let driftSeconds: number | undefined;
+    let update: Sample["update"];
     if (workers === DRIFT_WORKERS) {
       const driftStarted = performance.now();
       await fleetCommand(["drift", rig.tenantsFile, "--database", database], env, build); // exit 0: nothing drifted
       driftSeconds = (performance.now() - driftStarted) / 1000;
+      update = await updateAll(rig, database, env, build, procs, postmaster);
     }
     await stopWorkers(procs);
-    return { build, workers, seconds, cpuSeconds, peakMiB: peak, split, driftSeconds };
+    return { build, workers, seconds, cpuSeconds, peakMiB: peak, split, driftSeconds, update };
   } finally {
     const alive = procs.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
     for (const p of alive) p.child.kill("SIGKILL");
@@ -283,29 +290,58 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
   }
 }
 
+/**
+ * Every tenant's pin changed and submitted, timed until `submit --wait` returns: a CLI per tenant
+ * (whichever worker takes it, the run records say its stack exists), the plugin, and a pin call.
+ */
+async function updateAll(
+  rig: Rig,
+  database: string,
+  env: NodeJS.ProcessEnv,
+  build: Build,
+  procs: Proc[],
+  postmaster: number,
+): Promise<Sample["update"]> {
+  const mark = markCpu(
+    postmaster,
+    rig.emu.pid,
+    procs.map((p) => p.child.pid!),
+  );
+  const cpuBefore = machineCpuSeconds();
+  const started = performance.now();
+  await fleetCommand(["submit", rig.changedFile, "--wait", "--database", database], env, build);
+  const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = machineCpuSeconds() - cpuBefore;
+  const split = splitSince(
+    mark,
+    { postmaster, emulator: rig.emu.pid, workers: procs.map((p) => p.child.pid!) },
+    CLK_TCK,
+  );
+  const notUpdated = (await status(database)).filter((r) => r.state !== "updated");
+  if (notUpdated.length > 0)
+    throw new Error(`after the update, not updated: ${notUpdated.map((r) => `${r.tenant} ${r.state}`).join(", ")}`);
+  return { seconds, cpuSeconds, split };
+}
+
 async function main(): Promise<void> {
   checkSettings();
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-fleet-"));
   const pg = startPostgresCluster("bench-fleet-pg-");
   const tenantsFile = path.join(work, "tenants.json");
+  const changedFile = path.join(work, "tenants-changed.json");
   const ids = Array.from({ length: N }, (_, i) => `b${String(i + 1).padStart(2, "0")}`);
-  writeFileSync(
-    tenantsFile,
+  const tenants = (rate: number) =>
     JSON.stringify(
-      ids.map((id) => ({
-        id,
-        plan: "free",
-        flowControlKey: `key-${id}`,
-        pin: { parallelism: 2, rate: 10, period: 60 },
-      })),
-    ),
-  );
+      ids.map((id) => ({ id, plan: "free", flowControlKey: `key-${id}`, pin: { parallelism: 2, rate, period: 60 } })),
+    );
+  writeFileSync(tenantsFile, tenants(10));
+  writeFileSync(changedFile, tenants(20));
 
   const samples: Sample[] = [];
   let emu: EmulatorProcess | undefined;
   try {
     emu = await startEmulatorProcess();
-    const rig: Rig = { emu, pg, work, tenantsFile };
+    const rig: Rig = { emu, pg, work, tenantsFile, changedFile };
     for (let r = 0; r < REPEATS; r++) {
       for (const [workers, build] of WORKERS.flatMap((w) =>
         (r % 2 === 0 ? BUILDS : [...BUILDS].reverse()).map((b) => [w, b] as const),
@@ -316,7 +352,11 @@ async function main(): Promise<void> {
         );
         const s = await run(rig, workers, build);
         samples.push(s);
-        const drift = s.driftSeconds === undefined ? "" : `; drift check ${s.driftSeconds.toFixed(1)} s`;
+        const drift =
+          (s.driftSeconds === undefined ? "" : `; drift check ${s.driftSeconds.toFixed(1)} s`) +
+          (s.update === undefined
+            ? ""
+            : `; update of every tenant ${s.update.seconds.toFixed(1)} s, ${(s.update.cpuSeconds / N).toFixed(1)} CPU s per tenant`);
         process.stdout.write(
           `${s.seconds.toFixed(1)} s, ${perMinute(s.seconds).toFixed(1)} tenants/min, ${(s.cpuSeconds / N).toFixed(1)} CPU s per tenant, worker peak ${s.peakMiB.toFixed(0)} MiB${drift}\n`,
         );
@@ -398,6 +438,17 @@ function report(samples: Sample[], fixed: FixedCosts): string {
     s.driftSeconds === undefined || s.build !== THIS_BUILD ? [] : [s.driftSeconds],
   );
   const driftRate = perMinute(median(drifts));
+  const updatesOf = (build: Build) =>
+    samples.flatMap((s) => (s.update === undefined || s.build !== build ? [] : [s.update]));
+  const updates = updatesOf(THIS_BUILD);
+  const updateRate = perMinute(median(updates.map((u) => u.seconds)));
+  /** One build's update: time, rate and CPU per tenant, medians (min – max of the time). */
+  const updateFigures = (build: Build) => {
+    const us = updatesOf(build);
+    const secs = us.map((u) => u.seconds);
+    const per = (f: (u: NonNullable<Sample["update"]>) => number) => median(us.map((u) => f(u) / N)).toFixed(2);
+    return `${median(secs).toFixed(1)} s (${Math.min(...secs).toFixed(1)} – ${Math.max(...secs).toFixed(1)} s), ${perMinute(median(secs)).toFixed(1)} tenants/min, ${per((u) => u.cpuSeconds)} s of CPU per tenant (the Pulumi CLIs and plugin ${per((u) => u.split.pulumi)}, the workers ${per((u) => u.split.workers)}, PostgreSQL ${per((u) => u.split.postgres)})`;
+  };
   const hours = (perMinuteOneMachine: number, machines: number) =>
     (SIZING_TENANTS / (perMinuteOneMachine * machines) / 60).toFixed(1);
   const cpu = os.cpus();
@@ -432,13 +483,15 @@ function report(samples: Sample[], fixed: FixedCosts): string {
     "",
     `A drift check of the ${N} unchanged tenants (\`mgmt-fleet drift\`, which submits a refresh preview per tenant and waits; nothing drifted), run by the ${DRIFT_WORKERS} workers just after their converge: ${median(drifts).toFixed(1)} s (${Math.min(...drifts).toFixed(1)} – ${Math.max(...drifts).toFixed(1)} s), ${driftRate.toFixed(1)} tenants/min.`,
     "",
+    `An update of the ${N} tenants once they exist (each tenant's pinned rate changed, \`mgmt-fleet submit --wait\`; every tenant ends \`updated\`), by the same ${DRIFT_WORKERS} workers after the drift check: ${updateFigures(THIS_BUILD)}.${BUILDS.length > 1 ? ` \`${BUILDS[1].label}\`: ${updateFigures(BUILDS[1])}.` : ""} A known tenant's run starts one CLI and one plugin, ${(fixed.cli + fixed.plugin).toFixed(2)} s of CPU before any work, and its CLI derives the passphrase key once. The workers keep their folders through the three phases here, so most tenants had already run in the folder of the worker that updates them: a worker on a new machine, or a container started again with empty folders, would select each stack first, one CLI start more, but for the run records saying the stack exists (\`fence.ts\`; the CLIs counted in test/e2e/tenantRuns.test.ts).`,
+    "",
     `### Sizing: ${SIZING_TENANTS.toLocaleString("en-US")} tenants`,
     "",
-    `Machines like this one, each running the best-measured configuration (${best.workers} worker process${best.workers === 1 ? "" : "es"} of ${CONCURRENCY}, ${bestRate.toFixed(1)} tenants/min); the drift check at its measured ${driftRate.toFixed(1)} tenants/min per machine (${DRIFT_WORKERS} workers of ${CONCURRENCY}).`,
+    `Machines like this one, each running the best-measured configuration (${best.workers} worker process${best.workers === 1 ? "" : "es"} of ${CONCURRENCY}, ${bestRate.toFixed(1)} tenants/min); the drift check and the update at their measured ${driftRate.toFixed(1)} and ${updateRate.toFixed(1)} tenants/min per machine (${DRIFT_WORKERS} workers of ${CONCURRENCY}).`,
     "",
-    `| machines | converge ${SIZING_TENANTS.toLocaleString("en-US")} tenants | one drift check of ${SIZING_TENANTS.toLocaleString("en-US")} |`,
-    "|---:|---:|---:|",
-    ...MACHINES.map((m) => `| ${m} | ${hours(bestRate, m)} h | ${hours(driftRate, m)} h |`),
+    `| machines | converge ${SIZING_TENANTS.toLocaleString("en-US")} new tenants | one drift check of ${SIZING_TENANTS.toLocaleString("en-US")} | an update of ${SIZING_TENANTS.toLocaleString("en-US")} |`,
+    "|---:|---:|---:|---:|",
+    ...MACHINES.map((m) => `| ${m} | ${hours(bestRate, m)} h | ${hours(driftRate, m)} h | ${hours(updateRate, m)} h |`),
     "",
     `Assumptions, not measured: throughput grows linearly with machines, because each machine is bound by its own cores and neither PostgreSQL nor the service is the bottleneck at that rate (one PostgreSQL for the whole fleet was not measured at that load); the service answers within ${LATENCY_MS} ms as the emulator did here; tenants like the bench's, one search index and one pinned flow control key each.`,
   ].join("\n");
