@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { childStats, serverTicks } from "../../bench/cpuSplit";
-import { statTicks } from "../../bench/pluginLeg";
+import { statFields, statTicks } from "../../bench/pluginLeg";
 
 // pid (comm) state ppid ... utime(14) stime(15) cutime(16) cstime(17)
 const stat = (pid: number, ppid: number, [u, s, cu, cs]: number[]) =>
@@ -40,7 +40,14 @@ describe("serverTicks", () => {
     const server = spawn("sleep", ["30"]);
     try {
       await new Promise((r) => server.once("spawn", r));
-      const own = statTicks(readFileSync(`/proc/${server.pid}/stat`, "utf8"));
+      // Until `sleep` sleeps, its exec still adds ticks: read them once they hold still.
+      const read = () => readFileSync(`/proc/${server.pid}/stat`, "utf8");
+      let before = read();
+      for (let now = read(); statFields(now)[0] !== "S" || now !== before; now = read()) {
+        before = now;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const own = statTicks(before);
       const live = [stat(2, server.pid!, [1, 2, 3, 4]), stat(3, server.pid!, [10, 0, 0, 0])];
       expect(serverTicks(server.pid!, live)).toBe(own.own + own.children + 10 + 10);
     } finally {
