@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   }
   let mgmt;
   try {
-    mgmt = serviceFromEnv();
+    mgmt = serviceFromEnv(process.env, { passphrase: true });
   } catch (err) {
     usage((err as Error).message);
   }

@@ -182,7 +182,7 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
               name: projectName,
               runtime: "nodejs" as const,
               main: providerHostDir(),
-              backend: { url: backendUrl },
+              backend: { url: backendUrlForDisk(backendUrl) },
             },
           }),
     });
@@ -218,6 +218,28 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
     refresh: (opts) => leanRefresh(stack, opts),
     destroy: (opts) => leanDestroy(stack, opts),
   };
+}
+
+/**
+ * The backend's address as an inline program's Pulumi.yaml records it, for a `pulumi` command run
+ * by hand in that folder: without a password (a postgres:// URL's, in its user part or as a
+ * parameter), which would lie on disk in plain text, readable by anyone who can read the folder.
+ * The CLIs this package starts get the whole URL in their environment (PULUMI_BACKEND_URL, which
+ * wins over the file); a hand run gives the password as for any PostgreSQL client (PGPASSWORD,
+ * ~/.pgpass) or sets PULUMI_BACKEND_URL itself.
+ */
+export function backendUrlForDisk(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const params = [...u.searchParams.keys()].filter((k) => /^(password|passwd|pwd)$/i.test(k));
+  if (!u.password && params.length === 0) return url;
+  u.password = "";
+  for (const k of params) u.searchParams.delete(k);
+  return u.toString();
 }
 
 /**

@@ -60,10 +60,16 @@ async function settledRows(db: string, tenants: Tenant[]): Promise<TenantStatus[
 
 /** A wait's progress, one line per change (and a reminder while nothing moves): never 20 s of silence. */
 function say(p: Progress): void {
-  const idle =
-    p.running === 0 && p.queued > 0 ? " (no job has started yet: is a worker running? mgmt-fleet worker)" : "";
-  console.log(`${p.done} of ${p.total} tenants done, ${p.running} running, ${p.queued} queued${idle}`);
+  const why =
+    p.retrying > 0
+      ? ` (${p.retrying} waiting to be tried again after a failure: mgmt-fleet status shows why)`
+      : p.running === 0 && p.queued > 0
+        ? " (no job has started yet: is a worker running? mgmt-fleet worker)"
+        : "";
+  console.log(`${p.done} of ${p.total} tenants done, ${p.running} running, ${p.queued} queued${why}`);
 }
+
+const jobs = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 function table(rows: TenantStatus[]): string {
   const cells = [
@@ -121,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
       const tenants = tenantsArg(positionals[0]);
       const db = database(values.database);
       await submit(tenants, { database: db, action: command === "destroy" ? "destroy" : "converge", maxAttempts });
-      console.log(`submitted ${tenants.length} ${command === "destroy" ? "destroy" : "converge"} jobs`);
+      console.log(`submitted ${jobs(tenants.length, command === "destroy" ? "destroy job" : "converge job")}`);
       if (!values.wait) return 0;
       const rows = await settledRows(db, tenants);
       console.log(table(rows));
@@ -131,7 +137,7 @@ async function main(argv: string[]): Promise<number> {
       const tenants = tenantsArg(positionals[0]);
       const db = database(values.database);
       await submit(tenants, { database: db, action: "drift", maxAttempts });
-      console.log(`submitted ${tenants.length} drift checks`);
+      console.log(`submitted ${jobs(tenants.length, "drift check")}`);
       const rows = await settledRows(db, tenants);
       const drifted = rows.filter((r) => r.state === "drifted");
       for (const r of drifted)
@@ -156,8 +162,10 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(
           `--lock-wait: must be a whole number of seconds from 0 to 86400, got "${values["lock-wait"]}"`,
         );
-      const mgmt = serviceFromEnv();
+      const mgmt = serviceFromEnv(process.env, { passphrase: true });
       const db = database(values.database);
+      // A relative folder would be resolved again by Pulumi against each tenant's project folder.
+      const workRoot = path.resolve(values["work-dir"]!);
       // The first signal stops taking jobs and cancels the running updates gracefully, waiting
       // for as long as the database needs to record them; a second one (or the service manager's
       // stop timeout) ends this worker's Pulumi processes and the worker at once.
@@ -165,7 +173,7 @@ async function main(argv: string[]): Promise<number> {
       const worker = await startWorker({
         database: db,
         concurrency,
-        workRoot: values["work-dir"]!,
+        workRoot,
         mgmt,
         abandon: stop.abandon,
         lockWaitMs: lockWait * 1000,
@@ -183,7 +191,7 @@ async function main(argv: string[]): Promise<number> {
       // Its runs' processes are dead by then; what it leaves (open runs, locked jobs) other workers
       // recover as a dead worker's. Waiting for graphile-worker's own end would need the database.
       stop.abandon.addEventListener("abort", () => setTimeout(() => process.exit(1), 200));
-      console.log(`mgmt-fleet worker: ${concurrency} at a time, work in ${values["work-dir"]}`);
+      console.log(`mgmt-fleet worker: ${concurrency} at a time, work in ${workRoot}`);
       await worker.done;
       console.log("mgmt-fleet worker: stopped");
       return stop.abandon.aborted ? 1 : 0; // stopped for good: runs left for others to recover

@@ -109,6 +109,8 @@ const lockedReason = (fenced: boolean) =>
     ? "another update of this stack is in progress outside the fleet (Pulumi's lock, while no fleet run holds the stack): wait for it to finish, or run `pulumi cancel` on the stack if its process is gone"
     : "another update of this stack is in progress (Pulumi's lock): wait for it to finish; after a crash of this driver, run it again with --recover";
 
+const REASON_MAX = 400;
+
 /** Why a run failed, in one line: the engine's own `error:` lines, not its whole output. */
 export function runFailureReason(err: unknown, fenced = false): string {
   if (isStackLocked(err)) return lockedReason(fenced);
@@ -116,7 +118,9 @@ export function runFailureReason(err: unknown, fenced = false): string {
   const lines = [...text.matchAll(/^\s*error: (.+)$/gm)]
     .map((m) => m[1].trim())
     .filter((l) => l !== "update failed" && !/^preview failed/.test(l));
-  return (lines.length > 0 ? [...new Set(lines)].join("; ") : text.split("\n")[0]).slice(0, 400);
+  const reason = lines.length > 0 ? [...new Set(lines)].join("; ") : text.split("\n")[0];
+  // One status line: a long reason is cut, and says so.
+  return reason.length > REASON_MAX ? `${reason.slice(0, REASON_MAX - 1)}…` : reason;
 }
 
 function statusOf(changes: Record<string, number> | undefined): TenantResult["status"] {
@@ -196,7 +200,9 @@ export async function converge(
   progress: (line: string) => void = () => undefined,
 ): Promise<TenantResult> {
   const started = Date.now();
-  const workDir = path.join(o.workRoot, t.id);
+  // Absolute: the plugin's folder is named in the project file, which Pulumi resolves against the
+  // project's own folder (a relative work root would be joined twice).
+  const workDir = path.resolve(o.workRoot, t.id);
   mkdirSync(workDir, { recursive: true });
   const done = (r: Omit<TenantResult, "tenant" | "seconds">): TenantResult => ({
     tenant: t.id,

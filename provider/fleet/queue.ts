@@ -338,6 +338,8 @@ export interface Progress {
   done: number;
   running: number;
   queued: number;
+  /** Of the queued, those whose job ran and failed for a transient reason: they wait for their retry. */
+  retrying: number;
 }
 
 /**
@@ -360,7 +362,8 @@ export async function settled(
     const mine = (await status(database)).filter((s) => wanted.has(s.tenant));
     const running = mine.filter((s) => s.state === "running").length;
     const queued = mine.filter((s) => s.state === "queued").length + (wanted.size - mine.length);
-    const p = { total: wanted.size, done: wanted.size - running - queued, running, queued };
+    const retrying = mine.filter((s) => s.state === "queued" && s.attempts > 0).length;
+    const p = { total: wanted.size, done: wanted.size - running - queued, running, queued, retrying };
     const key = JSON.stringify(p);
     if (progress && (key !== last || Date.now() - said >= remindMs)) {
       progress(p);

@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { ProjectSettings, Workspace } from "@pulumi/pulumi/automation";
+import { backendUrlForDisk } from "../automation/stack";
 import { PLUGIN_ENTRY, installPlugin } from "../plugin/install";
 import { PACKAGE, dynamicToken, token } from "../plugin/pulumiTypes";
 
@@ -53,16 +54,19 @@ type WithPlugins = ProjectSettings & { plugins?: { providers?: { name: string; p
  * each run (so that it names this package's plugin after an upgrade), named in the project's
  * `plugins.providers`. (On PATH the engine would find it too, but warn at every run that it uses a
  * plugin from $PATH.) The plugin is found by the package's name, as the dynamic provider host
- * finds the providers' code.
+ * finds the providers' code. A backend address that an earlier version wrote into the project file
+ * with its password is written again without it (automation/stack.ts `backendUrlForDisk`).
  */
 export async function useTenantPlugin(workspace: Workspace, workDir: string): Promise<void> {
-  const dir = path.join(workDir, ".mgmt-plugin");
+  const dir = path.resolve(workDir, ".mgmt-plugin"); // absolute: Pulumi resolves a relative path against the project's folder
   mkdirSync(dir, { recursive: true });
   installPlugin(dir, path.join(path.dirname(require.resolve("pulumi-mgmt/internal/plugin/install")), PLUGIN_ENTRY));
   const settings: WithPlugins = await workspace.projectSettings();
   const others = (settings.plugins?.providers ?? []).filter((p) => p.name !== PACKAGE);
   const ours = settings.plugins?.providers?.find((p) => p.name === PACKAGE);
-  if (ours?.path === dir && ours.version === undefined) return;
+  const url = settings.backend?.url;
+  const backend = url === undefined ? settings.backend : { ...settings.backend, url: backendUrlForDisk(url) };
+  if (ours?.path === dir && ours.version === undefined && backend?.url === url) return;
   const plugins = { ...settings.plugins, providers: [...others, { name: PACKAGE, path: dir }] };
-  await workspace.saveProjectSettings({ ...settings, plugins } as WithPlugins);
+  await workspace.saveProjectSettings({ ...settings, ...(backend ? { backend } : {}), plugins } as WithPlugins);
 }

@@ -111,6 +111,17 @@ test("PULUMI_BACKEND_URL wins over the project's backend.url; the project's wins
   expect(existsSync(path.join(optionBackend, ".pulumi"))).toBe(true);
 });
 
+test("an inline program's Pulumi.yaml names a postgres:// backend without its password; the CLIs get the whole URL", async () => {
+  const dir = tempDir("mgmt-inline-");
+  const url = "postgres://fleet:s3cret-pw@127.0.0.1:1/pulumi?sslmode=disable&password=other-pw";
+  // `known`: no CLI command runs, as none could reach this database.
+  const s = await mgmtStack({ workDir: dir, program, stackName: "pg", backendUrl: url, passphrase: "x", known: true });
+  const file = readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+  expect(file).toMatch(/url: postgres:\/\/fleet@127\.0\.0\.1:1\/pulumi\?sslmode=disable\n/);
+  expect(file).not.toMatch(/s3cret|other-pw/);
+  expect(s.stack.workspace.envVars.PULUMI_BACKEND_URL).toBe(url);
+});
+
 test("the stack's up, refresh and destroy answer as the SDK's, with one CLI command (two with a secret output) instead of four", async () => {
   const dir = project();
   const secretOut = { value: "plain" as unknown };

@@ -359,7 +359,7 @@ test(
     expect([clean.code, clean.out]).toEqual([
       0,
       expect.stringMatching(
-        /submitted 1 drift checks\n[\s\S]*1 of 1 tenants done, 0 running, 0 queued\n0 of 1 tenants drifted/,
+        /submitted 1 drift check\n[\s\S]*1 of 1 tenants done, 0 running, 0 queued\n0 of 1 tenants drifted/,
       ),
     ]);
     account.keys["key-g1"].pinned = { parallelism: 2, rate: 99, period: 60 }; // an operator, out of band
@@ -903,13 +903,27 @@ test("after a cancelled run the next run of the stack breaks the lock a cancel c
   await clean.end({ result: "unchanged" });
 });
 
-test("submit --wait with no worker running says at once what it waits for, and why nothing moves", async () => {
+test("submit --wait with no worker running says at once what it waits for, and why nothing moves; a job waiting for its retry is told apart", async () => {
   const waiting = fleet(["submit", tenantsFile("nw1", [{ id: "nw1" }]), "--wait"]);
   try {
     await until(
       "the first progress line",
       () =>
         /0 of 1 tenants done, 0 running, 1 queued \(no job has started yet: is a worker running\? mgmt-fleet worker\)/.test(
+          waiting.out,
+        ),
+      30_000,
+    );
+    // A job that ran and waits out its retry's backoff is not one that never started.
+    const [{ id }] = await sql<{ id: string }>("SELECT id FROM graphile_worker.jobs WHERE key = 'tenant:nw1'");
+    await sql(
+      "SELECT graphile_worker.reschedule_jobs(ARRAY[$1::bigint], run_at := now() + interval '1 hour', attempts := 1)",
+      [id],
+    );
+    await until(
+      "the line for a job waiting for its retry",
+      () =>
+        /0 of 1 tenants done, 0 running, 1 queued \(1 waiting to be tried again after a failure: mgmt-fleet status shows why\)\n/.test(
           waiting.out,
         ),
       30_000,

@@ -42,7 +42,8 @@ function runs() {
   const messaging = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
   const options = (action: RunOptions["action"]): RunOptions => ({
     backendUrl: `file://${backend.backendDir}`,
-    workRoot,
+    // Relative, as `--work-dir w1` gives it: Pulumi must still find the plugin's folder.
+    workRoot: path.relative(process.cwd(), workRoot),
     mgmt: { ...env.mgmt, messagingToken: messaging.token },
     retries: 0,
     action,

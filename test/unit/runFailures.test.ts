@@ -53,6 +53,12 @@ test("a definite refusal is not transient, and its reason is the engine's own er
   expect(runFailureReason(refused)).toBe('creating search index "idx": 400 Bad Request: name is taken');
 });
 
+test("a reason too long for a status line is cut, and says so", () => {
+  const long = new CommandError(commandText("error: update failed", `    error: ${"x".repeat(500)}\n`));
+  const reason = runFailureReason(long);
+  expect([reason.length, reason.endsWith("x…")]).toEqual([400, true]);
+});
+
 test("pulumi-mgmt/fleet exports no generic names", () => {
   const fleet = require("../../provider/fleet") as Record<string, unknown>;
   for (const generic of ["reason", "isLocked", "isTransient"]) expect(Object.keys(fleet)).not.toContain(generic);
