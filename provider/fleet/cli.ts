@@ -48,13 +48,23 @@ function tenantsArg(file: string | undefined): Tenant[] {
 
 /** Waits, saying what it waits for, until the tenants' jobs are settled; their rows of `status`. */
 async function settledRows(db: string, tenants: Tenant[]): Promise<TenantStatus[]> {
-  await settled(
-    db,
-    tenants.map((t) => t.id),
-    1000,
-    undefined,
-    say,
-  );
+  // Ctrl-C ends the wait, not the jobs: say so, rather than leave the user guessing.
+  const stopWaiting = (sig: NodeJS.Signals) => {
+    console.log(`mgmt-fleet: stopped waiting (${sig}); the jobs go on without it: mgmt-fleet status shows them`);
+    process.exit(sig === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", stopWaiting).once("SIGTERM", stopWaiting);
+  try {
+    await settled(
+      db,
+      tenants.map((t) => t.id),
+      1000,
+      undefined,
+      say,
+    );
+  } finally {
+    process.off("SIGINT", stopWaiting).off("SIGTERM", stopWaiting);
+  }
   return (await status(db)).filter((r) => tenants.some((t) => t.id === r.tenant));
 }
 

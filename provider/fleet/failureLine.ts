@@ -27,6 +27,8 @@ export function failureLine(err: Failure): string {
   // whose own message is empty: its attempts say why.
   const attempts = (err.errors ?? []).map((e) => (e instanceof Error ? e.message : String(e)));
   const why = err.message || [...new Set(attempts)].join("; ") || err.code || err.name;
-  const unreachable = err.code !== undefined && DATABASE_UNREACHABLE.has(err.code);
+  // node-postgres's own error for a server that closed the connection has no code.
+  const unreachable =
+    (err.code !== undefined && DATABASE_UNREACHABLE.has(err.code)) || /^Connection terminated\b/.test(err.message);
   return unreachable ? `the fleet database: ${why}; check --database or MGMT_FLEET_DATABASE_URL` : why;
 }

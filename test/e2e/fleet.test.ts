@@ -928,8 +928,17 @@ test("submit --wait with no worker running says at once what it waits for, and w
         ),
       30_000,
     );
-  } finally {
+    // Ctrl-C ends the wait, and says the jobs go on.
     waiting.process.kill("SIGINT");
+    await finished(waiting);
+    expect([waiting.code, waiting.out]).toEqual([
+      130,
+      expect.stringMatching(
+        /mgmt-fleet: stopped waiting \(SIGINT\); the jobs go on without it: mgmt-fleet status shows them\n$/,
+      ),
+    ]);
+  } finally {
+    if (waiting.code === null) waiting.process.kill("SIGINT");
     await finished(waiting);
     await sql("SELECT graphile_worker.remove_job('tenant:nw1')"); // no later worker of this file runs it
   }

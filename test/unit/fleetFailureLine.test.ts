@@ -17,3 +17,9 @@ test("any other failure is its message", () => {
     "tenants.json[0] (a): plan: must be one of free, payg",
   );
 });
+
+test("a server that closed the connection (node-postgres's error has no code) names the fleet database too", () => {
+  expect(failureLine(new Error("Connection terminated unexpectedly"))).toBe(
+    "the fleet database: Connection terminated unexpectedly; check --database or MGMT_FLEET_DATABASE_URL",
+  );
+});
