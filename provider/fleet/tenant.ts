@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { oneOf } from "../api/schemas";
+import { PinSpec } from "../resources/flowControlKey/schema";
 import { UserError } from "../userError";
 import { TenantFlowControlKey, TenantSearchIndex } from "./tenantResources";
 
@@ -33,13 +34,17 @@ const TenantEntry = z.object(
     messagingRegion: oneOf(["eu-central-1", "us-east-1"]).default("eu-central-1"),
     /** The tenant's flow control key, and the limits pinned on it. */
     flowControlKey: z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string"),
-    // Only the shape: the values are checked by FlowControlKey itself, naming the field, and a
-    // part it does not know is kept for it to name.
+    // Checked by FlowControlKey's own schema, so that a bad pin is refused at submit, not by each
+    // job's run; kept as given (the resource fills in the period itself).
     pin: z
       .looseObject(
         { parallelism: z.number().optional(), rate: z.number().optional(), period: z.number().optional() },
         { error: "must be an object of parallelism, rate and period" },
       )
+      .superRefine((pin, ctx) => {
+        for (const issue of PinSpec.safeParse(pin).error?.issues ?? [])
+          ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      })
       .optional(),
   },
   { error: "must be an object" },

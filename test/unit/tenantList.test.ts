@@ -13,16 +13,30 @@ const problems = (raw: unknown): string => {
 };
 
 test("a good list: defaults filled in, the pin kept as given", () => {
-  expect(checkTenants([{ id: "a", flowControlKey: "k", pin: { rate: 5, burst: 1 } }], "t.json")).toEqual([
+  expect(checkTenants([{ id: "a", flowControlKey: "k", pin: { rate: 5 } }], "t.json")).toEqual([
     {
       id: "a",
       plan: "free",
       searchRegion: "eu-west-1",
       messagingRegion: "eu-central-1",
       flowControlKey: "k",
-      pin: { rate: 5, burst: 1 },
+      pin: { rate: 5 },
     },
   ]);
+});
+
+test("a pin is checked at submit as FlowControlKey checks it, naming the tenant and the field", () => {
+  expect(problems([{ id: "a", flowControlKey: "k", pin: { parallelism: -5, foo: 1 } }]).split("; ")).toEqual([
+    "t.json[0] (a): pin.parallelism: must be at least 1",
+    "t.json[0] (a): pin: may only have parallelism, rate and period",
+  ]);
+  expect(problems([{ id: "a", flowControlKey: "k", pin: { parallelism: -5 } }])).toBe(
+    "t.json[0] (a): pin.parallelism: must be at least 1",
+  );
+  expect(problems([{ id: "a", flowControlKey: "k", pin: { period: 60 } }])).toBe(
+    "t.json[0] (a): pin: give parallelism, rate (per period seconds) or both; leave pin out to pin nothing; " +
+      "t.json[0] (a): pin.period: needs rate: period is the length in seconds of the window rate counts in",
+  );
 });
 
 test("every problem at once, on one line, naming the tenant and the field", () => {
