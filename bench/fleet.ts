@@ -237,15 +237,29 @@ function freshDatabase(rig: Rig): string {
   return rig.pg.newDatabase(`bench${++databases}`);
 }
 
+/**
+ * A phase's wall time, the machine's CPU and its split by process, from now until the returned
+ * function is called with the workers then running (`running`: workers already running now).
+ */
+function startPhase(rig: Rig, postmaster: number, running: Proc[] = []) {
+  const pids = (procs: Proc[]) => procs.map((p) => p.child.pid!);
+  const mark = markCpu(postmaster, rig.emu.pid, pids(running));
+  const cpuBefore = machineCpuSeconds();
+  const started = performance.now();
+  return (procs: Proc[]) => ({
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: machineCpuSeconds() - cpuBefore,
+    split: splitSince(mark, { postmaster, emulator: rig.emu.pid, workers: pids(procs) }, CLK_TCK),
+  });
+}
+
 /** One run: N tenants converged from nothing by `workers` worker processes, then (with DRIFT_WORKERS) a drift check. */
 async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
   const user = await rig.emu.reset(LATENCY_MS);
   const database = freshDatabase(rig);
   const env = fleetEnv(rig.emu, user);
   const postmaster = postmasterPid(rig.pg.dir);
-  const mark = markCpu(postmaster, rig.emu.pid);
-  const cpuBefore = machineCpuSeconds();
-  const started = performance.now();
+  const converge = startPhase(rig, postmaster);
   await fleetCommand(["submit", rig.tenantsFile, "--database", database], env, build);
   const procs = Array.from({ length: workers }, () =>
     fleet(
@@ -264,13 +278,7 @@ async function run(rig: Rig, workers: number, build: Build): Promise<Sample> {
   );
   try {
     await untilConverged(database, procs);
-    const seconds = (performance.now() - started) / 1000;
-    const cpuSeconds = machineCpuSeconds() - cpuBefore;
-    const split = splitSince(
-      mark,
-      { postmaster, emulator: rig.emu.pid, workers: procs.map((p) => p.child.pid!) },
-      CLK_TCK,
-    );
+    const { seconds, cpuSeconds, split } = converge(procs);
     // VmHWM only grows: read now, it is each worker's peak over the converge, before the drift check.
     const peak = Math.max(...procs.map((p) => peakMiB(p.child.pid!)));
     let driftSeconds: number | undefined;
@@ -302,25 +310,13 @@ async function updateAll(
   procs: Proc[],
   postmaster: number,
 ): Promise<Sample["update"]> {
-  const mark = markCpu(
-    postmaster,
-    rig.emu.pid,
-    procs.map((p) => p.child.pid!),
-  );
-  const cpuBefore = machineCpuSeconds();
-  const started = performance.now();
+  const update = startPhase(rig, postmaster, procs);
   await fleetCommand(["submit", rig.changedFile, "--wait", "--database", database], env, build);
-  const seconds = (performance.now() - started) / 1000;
-  const cpuSeconds = machineCpuSeconds() - cpuBefore;
-  const split = splitSince(
-    mark,
-    { postmaster, emulator: rig.emu.pid, workers: procs.map((p) => p.child.pid!) },
-    CLK_TCK,
-  );
+  const measured = update(procs);
   const notUpdated = (await status(database)).filter((r) => r.state !== "updated");
   if (notUpdated.length > 0)
     throw new Error(`after the update, not updated: ${notUpdated.map((r) => `${r.tenant} ${r.state}`).join(", ")}`);
-  return { seconds, cpuSeconds, split };
+  return measured;
 }
 
 async function main(): Promise<void> {
