@@ -13,7 +13,7 @@
  * A --port in use fails at once (exit 1) rather than leave the user talking to another process.
  */
 import { rmSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { exitStatus, parseCommandLine } from "../provider/cli/commandLine";
 import { SEARCH_REGIONS, type SearchRegion } from "../provider/api/schemas";
 import { SETTINGS_KEYS, type SettingName } from "../provider/config";
 import { startEmulator, type RunningEmulator } from "./index";
@@ -49,20 +49,23 @@ function envExports(emu: RunningEmulator): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: "string", default: "4010" },
-      host: { type: "string", default: "127.0.0.1" },
-      data: { type: "string" },
-      place: { type: "string", multiple: true },
-      password: { type: "string" },
-      key: { type: "string", multiple: true },
-      queue: { type: "string", multiple: true },
-      env: { type: "boolean" },
-      "pid-file": { type: "string" },
-      help: { type: "boolean", short: "h" },
+  const { values } = parseCommandLine(
+    {
+      options: {
+        port: { type: "string", default: "4010" },
+        host: { type: "string", default: "127.0.0.1" },
+        data: { type: "string" },
+        place: { type: "string", multiple: true },
+        password: { type: "string" },
+        key: { type: "string", multiple: true },
+        queue: { type: "string", multiple: true },
+        env: { type: "boolean" },
+        "pid-file": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     },
-  });
+    { help: "mgmt-emulator --help" },
+  );
   if (values.help) {
     const names = (from: number, to?: number) =>
       ENV_SETTINGS.slice(from, to)
@@ -150,5 +153,5 @@ async function main(): Promise<void> {
 
 main().catch((err: Error) => {
   console.error(`mgmt-emulator: ${err.message}`);
-  process.exit(1);
+  process.exit(exitStatus(err));
 });

@@ -6,19 +6,22 @@
  * took over (automation/recovery.ts `recoverPendingCreates`) and clears the rest, so that the next
  * `pulumi up` creates only what never got created. Run `pulumi cancel` first if the stack is locked.
  */
-import { parseArgs } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { engineReason, pulumiCommand, recoverPendingCreates } from "../automation";
 import { UserError } from "../userError";
+import { exitStatus, parseCommandLine } from "./commandLine";
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      stack: { type: "string" },
-      cwd: { type: "string", default: "." },
-      help: { type: "boolean", short: "h" },
+  const { values } = parseCommandLine(
+    {
+      options: {
+        stack: { type: "string" },
+        cwd: { type: "string", default: "." },
+        help: { type: "boolean", short: "h" },
+      },
     },
-  });
+    { help: "mgmt-recover --help" },
+  );
   if (values.help) {
     console.log("usage: mgmt-recover [--stack NAME] [--cwd DIR]   (the project's directory; default: the current one)");
     return;
@@ -46,5 +49,5 @@ async function main(): Promise<void> {
 main().catch((err: Error) => {
   // A failed pulumi command carries its whole output: the engine's own "error: ..." line says it.
   console.error(`mgmt-recover: ${engineReason(err)}`);
-  process.exit(1);
+  process.exit(exitStatus(err));
 });

@@ -10,8 +10,8 @@
  */
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { UserError } from "../userError";
+import { exitStatus, parseCommandLine, UsageError } from "./commandLine";
 
 /** The package root: this file is dist/provider/cli/template.js. */
 const ROOT = path.resolve(__dirname, "../../..");
@@ -41,16 +41,18 @@ function localSpec(spec: string): string {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { package: { type: "string" }, help: { type: "boolean", short: "h" } },
-  });
-  if (values.help || positionals.length !== 1) {
+  const { values, positionals } = parseCommandLine(
+    { allowPositionals: true, options: { package: { type: "string" }, help: { type: "boolean", short: "h" } } },
+    { help: "mgmt-template --help", maxPositionals: 1 },
+  );
+  if (values.help) {
     console.log(`usage: mgmt-template [--package TARBALL|FOLDER|VERSION] DIR
   writes the pulumi-mgmt project template to DIR; then run: pulumi new DIR
   --package   what the project installs as pulumi-mgmt (default: the registry's ^version)`);
-    process.exit(values.help ? 0 : 1);
+    return;
   }
+  if (positionals.length === 0)
+    throw new UsageError("DIR: give the folder to write the template to (mgmt-template --help)");
   const dest = writeTemplate(positionals[0], values.package);
   console.log(`template written to ${dest}\nnow run: pulumi new ${dest}`);
 }
@@ -60,6 +62,6 @@ if (require.main === module) {
     main();
   } catch (err) {
     console.error(`mgmt-template: ${(err as Error).message}`);
-    process.exit(1);
+    process.exit(exitStatus(err));
   }
 }

@@ -15,13 +15,14 @@
  */
 import { setMaxListeners } from "node:events";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { serviceFromEnv } from "./serviceEnv";
 import { settled, startWorker, status, submit, type Progress, type TenantStatus } from "./queue";
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
-import { fleetUsage, UsageError } from "./usage";
+import { exitStatus, parseCommandLine, UsageError } from "../cli/commandLine";
+import { fleetUsage, FLEET_COMMANDS } from "./usage";
 import { failureLine } from "./failureLine";
+import { UserError } from "../userError";
 
 function database(value: string | undefined): string {
   const url =
@@ -35,6 +36,26 @@ function database(value: string | undefined): string {
   if (!/^postgres(ql)?:\/\//.test(url))
     throw new UsageError(`--database: must be a postgres:// URL, got "${url.replace(/\/\/[^@/]*@/, "//***@")}"`);
   return url;
+}
+
+/** Each value, or one error that says every thrown message (a usage error if any was one). */
+function both<A, B>(a: () => A, b: () => B): [A, B] {
+  const errors: unknown[] = [];
+  const run = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch (err) {
+      errors.push(err);
+      return undefined;
+    }
+  };
+  const values = [run(a), run(b)] as [A, B];
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) {
+    const message = errors.map((e) => (e instanceof Error ? e.message : String(e))).join("; and ");
+    throw errors.some((e) => e instanceof UsageError) ? new UsageError(message) : new UserError(message);
+  }
+  return values;
 }
 
 function tenantsArg(file: string | undefined): Tenant[] {
@@ -103,26 +124,39 @@ function table(rows: TenantStatus[]): string {
     .join("\n");
 }
 
+const unknownCommand = (command: string | undefined) =>
+  new UsageError(
+    `the command: must be one of ${FLEET_COMMANDS.join(", ")}, got ${command === undefined ? "nothing" : `"${command}"`}`,
+  );
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
     console.log(fleetUsage());
     return 0;
   }
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      database: { type: "string" },
-      concurrency: { type: "string", default: "4" },
-      "work-dir": { type: "string", default: path.join(process.cwd(), ".fleet") },
-      "max-attempts": { type: "string", default: "5" },
-      "lock-wait": { type: "string", default: "300" },
-      wait: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
+  if (!(FLEET_COMMANDS as string[]).includes(command)) throw unknownCommand(command);
+  const { values, positionals } = parseCommandLine(
+    {
+      args: rest,
+      allowPositionals: true,
+      options: {
+        database: { type: "string" },
+        concurrency: { type: "string", default: "4" },
+        "work-dir": { type: "string", default: path.join(process.cwd(), ".fleet") },
+        "max-attempts": { type: "string", default: "5" },
+        "lock-wait": { type: "string", default: "300" },
+        wait: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
     },
-  });
+    // submit, drift and destroy take the tenant list; status and worker nothing.
+    {
+      help: `mgmt-fleet ${command} --help`,
+      maxPositionals: ["submit", "drift", "destroy"].includes(command) ? 1 : 0,
+    },
+  );
   if (values.help) {
     console.log(fleetUsage(command));
     return 0;
@@ -172,8 +206,11 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(
           `--lock-wait: must be a whole number of seconds from 0 to 86400, got "${values["lock-wait"]}"`,
         );
-      const mgmt = serviceFromEnv(process.env, { passphrase: true });
-      const db = database(values.database);
+      // Both said at once: a first try often lacks the database and the service alike.
+      const [mgmt, db] = both(
+        () => serviceFromEnv(process.env, { passphrase: true }),
+        () => database(values.database),
+      );
       // A relative folder would be resolved again by Pulumi against each tenant's project folder.
       const workRoot = path.resolve(values["work-dir"]!);
       // The first signal stops taking jobs and cancels the running updates gracefully, waiting
@@ -207,9 +244,7 @@ async function main(argv: string[]): Promise<number> {
       return stop.abandon.aborted ? 1 : 0; // stopped for good: runs left for others to recover
     }
     default:
-      throw new UsageError(
-        `the command: must be one of submit, worker, status, drift, destroy, got ${command === undefined ? "nothing" : `"${command}"`}`,
-      );
+      throw unknownCommand(command);
   }
 }
 
@@ -217,6 +252,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: Error) => {
     console.error(`mgmt-fleet: ${failureLine(err)}`);
-    process.exit(err instanceof UsageError ? 2 : 1);
+    process.exit(exitStatus(err));
   },
 );

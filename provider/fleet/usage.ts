@@ -2,12 +2,6 @@
  * What `mgmt-fleet --help` and `mgmt-fleet <command> --help` print. Kept out of cli.ts so the
  * command's logic and its text change apart; the options named here are the ones cli.ts parses.
  */
-import { UserError } from "../userError";
-
-/** A command line mgmt-fleet cannot run: it exits with status 2 (1 for any other failure). */
-export class UsageError extends UserError {
-  override readonly name = "UsageError";
-}
 const DATABASE = `  --database URL       the fleet's PostgreSQL (postgres://...); else MGMT_FLEET_DATABASE_URL,
                        else a postgres:// PULUMI_BACKEND_URL`;
 const MAX_ATTEMPTS = "  --max-attempts N     attempts per job for transient failures (1-25, default 5)";

@@ -1,0 +1,91 @@
+/**
+ * A command line the package's commands cannot run gets one line naming the option or argument
+ * and where the options are listed, and exit status 2 (provider/cli/commandLine.ts): never node's
+ * three-line parseArgs text, never an argument silently ignored.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseCommandLine, UsageError } from "../../provider/cli/commandLine";
+
+const OPTIONS = {
+  "lock-wait": { type: "string" },
+  wait: { type: "boolean" },
+} as const;
+
+function refusal(args: string[], maxPositionals?: number): string {
+  try {
+    parseCommandLine({ args, allowPositionals: true, options: OPTIONS }, { help: "cmd --help", maxPositionals });
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return (err as Error).message;
+  }
+  throw new Error(`accepted: ${args.join(" ")}`);
+}
+
+test.each([
+  [["--bogus"], "unknown option --bogus; cmd --help lists what it takes"],
+  [
+    ["--lock-wait", "-1"],
+    '--lock-wait: a value that starts with "-" is written --lock-wait=VALUE; cmd --help lists what it takes',
+  ],
+  [["--lock-wait"], "--lock-wait: needs a value; cmd --help lists what it takes"],
+  [["--wait=yes"], "--wait: takes no value; cmd --help lists what it takes"],
+])("%j is refused in one line naming the option", (args, line) => {
+  expect(refusal(args)).toBe(line);
+});
+
+test("more positional arguments than the command takes are refused, naming the first extra one", () => {
+  expect(refusal(["a.json", "b.json"], 1)).toBe('unexpected argument "b.json"; cmd --help lists what it takes');
+  expect(refusal(["extra"], 0)).toBe('unexpected argument "extra"; cmd --help lists what it takes');
+  const ok = parseCommandLine(
+    { args: ["--lock-wait=-1", "a.json"], allowPositionals: true, options: OPTIONS },
+    { help: "cmd --help", maxPositionals: 1 },
+  );
+  expect({ values: { ...ok.values }, positionals: ok.positionals }).toEqual({
+    values: { "lock-wait": "-1" },
+    positionals: ["a.json"],
+  });
+});
+
+describe("mgmt-fleet, as a user runs it (the compiled file, no settings)", () => {
+  const ROOT = path.resolve(__dirname, "../..");
+  const BIN = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> })
+    .bin;
+  const cwd = mkdtempSync(path.join(tmpdir(), "mgmt-cmdline-"));
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(MGMT_|PULUMI_)/.test(k)),
+  ) as NodeJS.ProcessEnv;
+  const fleet = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(ROOT, BIN["mgmt-fleet"]), ...args], {
+      cwd,
+      env,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+
+  test.each([
+    [["status", "extra"], 'mgmt-fleet: unexpected argument "extra"; mgmt-fleet status --help lists what it takes'],
+    [
+      ["worker", "--lock-wait", "-1"],
+      'mgmt-fleet: --lock-wait: a value that starts with "-" is written --lock-wait=VALUE; mgmt-fleet worker --help lists what it takes',
+    ],
+    [["status", "--bogus"], "mgmt-fleet: unknown option --bogus; mgmt-fleet status --help lists what it takes"],
+  ])("%j: one line, exit 2", (args, line) => {
+    const out = fleet(...args);
+    expect({ status: out.status, stderr: out.stderr, stdout: out.stdout }).toEqual({
+      status: 2,
+      stderr: `${line}\n`,
+      stdout: "",
+    });
+  });
+
+  test("a worker with neither the service nor the database is told both at once", () => {
+    const out = fleet("worker");
+    expect(out.status).toBe(2);
+    expect(out.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(out.stderr).toMatch(/MGMT_BASE_URL.*PULUMI_CONFIG_PASSPHRASE.*; and --database: /);
+  });
+});
