@@ -51,13 +51,23 @@ const TenantEntry = z.object(
 );
 export type Tenant = z.output<typeof TenantEntry>;
 
-const TenantList = z.array(TenantEntry, { error: "must be a JSON array of tenants" }).superRefine((tenants, ctx) => {
+const TenantList = z.array(TenantEntry, { error: "must be a JSON array of tenants" });
+
+/**
+ * A string id given again, as an issue at its later entry. Outside the schema: zod skips a list's
+ * refinement once an entry fails, and a duplicate must be said with the list's other problems.
+ */
+function duplicateIds(raw: unknown): z.core.$ZodIssueBase[] {
+  if (!Array.isArray(raw)) return [];
   const seen = new Set<string>();
-  tenants.forEach((t, i) => {
-    if (seen.has(t.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: `"${t.id}" is listed twice` });
-    seen.add(t.id);
+  return raw.flatMap((entry: unknown, i) => {
+    const id = typeof entry === "object" && entry !== null && "id" in entry ? entry.id : undefined;
+    if (typeof id !== "string") return [];
+    const again = seen.has(id);
+    seen.add(id);
+    return again ? [{ code: "custom", path: [i, "id"], message: `"${id}" is listed twice`, input: id }] : [];
   });
-});
+}
 
 /** Every problem of the file at once, each naming the tenant and the field. */
 export function readTenants(file: string): Tenant[] {
@@ -76,8 +86,11 @@ export function readTenants(file: string): Tenant[] {
  */
 export function checkTenants(raw: unknown, file: string): Tenant[] {
   const parsed = TenantList.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
+  const issues = [...(parsed.error?.issues ?? []), ...duplicateIds(raw)].sort(
+    (a, b) => Number(a.path[0] ?? -1) - Number(b.path[0] ?? -1),
+  );
+  if (parsed.success && issues.length === 0) return parsed.data;
+  const problems = issues.map((issue) => {
     const [index, field] = issue.path;
     if (typeof index !== "number") return `${file}: ${issue.message}`;
     const entry: unknown = Array.isArray(raw) ? raw[index] : undefined;

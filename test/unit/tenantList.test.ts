@@ -53,6 +53,7 @@ test("every problem at once, on one line, naming the tenant and the field", () =
     `t.json[2] (x): plan: must be one of free, payg, got "gold"`,
     `t.json[2] (x): flowControlKey: must be a non-empty string`,
     `t.json[3]: must be an object`,
+    `t.json[4] (ok): id: "ok" is listed twice`,
   ]);
 });
 
@@ -63,6 +64,14 @@ test("a name listed twice, a missing id, a list that is not one", () => {
       { id: "a", flowControlKey: "k" },
     ]),
   ).toBe(`t.json[1] (a): id: "a" is listed twice`);
+  // With the list's other problems, in one go (zod alone skips a list's refinement once an entry fails).
+  expect(
+    problems([
+      { id: "a", flowControlKey: "k" },
+      { id: "b", flowControlKey: "k", plan: "gold" },
+      { id: "a", flowControlKey: "k" },
+    ]),
+  ).toBe(`t.json[1] (b): plan: must be one of free, payg, got "gold"; t.json[2] (a): id: "a" is listed twice`);
   expect(problems([{ flowControlKey: "k" }])).toBe(
     `t.json[0]: id: must be 1 to 40 lowercase letters, digits and '-', got undefined`,
   );
