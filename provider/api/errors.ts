@@ -15,9 +15,9 @@ const RECORDED_SETTINGS = (them: "it" | "them") =>
 /** What a user should check for each status, by API. Never includes a credential's value. */
 function hint(api: Api, status: number | undefined, code: string | undefined): string | undefined {
   if (status === undefined) {
-    const key =
-      K[api === "management" ? "baseUrl" : api === "messaging" ? "messagingUrl" : "regionalMessagingUrl"].config;
-    return `${code ?? "network error"}; check ${key} and that the service is reachable; ${RECORDED_SETTINGS("it")}`;
+    // Both names: a fleet worker or a driver takes the address from the environment.
+    const key = K[api === "management" ? "baseUrl" : api === "messaging" ? "messagingUrl" : "regionalMessagingUrl"];
+    return `${code ?? "network error"}; check ${key.config} (or ${key.env}) and that the service is reachable; ${RECORDED_SETTINGS("it")}`;
   }
   if (status === 401) {
     const check =

@@ -174,7 +174,7 @@ test("a password changed since the last up: a plain refresh says it used the rec
   await s.stack.setConfig("mgmt:baseUrl", { value: baseUrl });
   const gone = await failure(s.destroy());
   expect(gone).toMatch(
-    /failed: no answer \(ECONNREFUSED; check mgmt:baseUrl and that the service is reachable; if you changed it since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the one recorded then: add `--run-program` to it/,
+    /failed: no answer \(ECONNREFUSED; check mgmt:baseUrl \(or MGMT_BASE_URL\) and that the service is reachable; if you changed it since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the one recorded then: add `--run-program` to it/,
   );
   expect(gone).not.toMatch(/answered[^\n]*no answer/);
   // Pulumi's dynamic provider host echoes a failure as "Name: message: <stack>"; ours have no stack.

@@ -106,7 +106,7 @@ describe("paths and errors", () => {
     expect(lost.isAmbiguous).toBe(true);
     // An address changed since the last up fails a plain destroy the way a password does: same way out.
     expect(lost.message).toBe(
-      "POST /v2/search failed: no answer (ECONNRESET; check mgmt:baseUrl and that the service is reachable; " +
+      "POST /v2/search failed: no answer (ECONNRESET; check mgmt:baseUrl (or MGMT_BASE_URL) and that the service is reachable; " +
         "if you changed it since the last `pulumi up`, a plain `pulumi refresh` or `pulumi destroy` still uses the one recorded then: " +
         "add `--run-program` to it (or run `pulumi up` first) to use the current config)",
     );
