@@ -6,7 +6,7 @@
  *   mgmt-fleet submit <tenants.json> [--wait]    one converge job per tenant (a queued one is replaced)
  *   mgmt-fleet worker [--concurrency 4] [--work-dir DIR]
  *                                                run jobs until SIGTERM/SIGINT (running updates are cancelled gracefully)
- *   mgmt-fleet status [--json]                   per tenant: state, attempts, duration, error
+ *   mgmt-fleet status [--json]                   per tenant: state, action, attempts, duration, error
  *   mgmt-fleet drift <tenants.json>              a read-only check per tenant; waits, then lists what drifted (exit 3 if any)
  *   mgmt-fleet destroy <tenants.json> [--wait]   one destroy job per tenant
  *
@@ -104,13 +104,17 @@ const jobs = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 function table(rows: TenantStatus[]): string {
   const cells = [
-    ["tenant", "state", "attempts", "duration", "error"],
+    ["tenant", "state", "action", "attempts", "duration", "error"],
     ...rows.map((r) => [
       r.tenant,
       r.state,
+      r.action ?? "-",
       String(r.attempts),
       r.seconds !== undefined ? `${r.seconds.toFixed(1)}s` : "-",
-      r.note ?? r.error ?? "",
+      // A job not ended yet: its error is its previous attempt's, the reason for the retry.
+      r.note ??
+        (r.error && (r.state === "running" || r.state === "queued") ? `previous attempt: ${r.error}` : r.error) ??
+        "",
     ]),
   ];
   const widths = cells[0].map((_, c) => Math.max(...cells.map((r) => r[c].length)));

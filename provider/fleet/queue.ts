@@ -74,6 +74,8 @@ export async function submit(tenants: Tenant[], o: SubmitOptions): Promise<strin
         jobKeyMode: "replace",
         queueName: `tenant:${tenant.id}`,
         maxAttempts: o.maxAttempts ?? 5,
+        // What `status` shows of a job still queued: the queue's view of it has no payload.
+        flags: [action],
       });
       ids.push(job.id);
     }
@@ -255,7 +257,7 @@ export interface TenantStatus {
   note?: string;
 }
 
-/** Per tenant: a job still queued or running, else the last run's result, with attempts, duration and error. */
+/** Per tenant: a job still queued or running, else the last run's result, with its action, attempts, duration and error. */
 export async function status(database: string): Promise<TenantStatus[]> {
   await ensureFleetSchema(database);
   const client = fleetClient(database);
@@ -266,9 +268,12 @@ export async function status(database: string): Promise<TenantStatus[]> {
     const jobs = hasQueue
       ? (
           await client.query<
-            Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & { queue_name: string }
+            Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & {
+              queue_name: string;
+              flags: Record<string, true> | null;
+            }
           >(
-            `SELECT key, queue_name, attempts, max_attempts, last_error, locked_by FROM graphile_worker.jobs WHERE task_identifier = $1`,
+            `SELECT key, queue_name, attempts, max_attempts, last_error, locked_by, flags FROM graphile_worker.jobs WHERE task_identifier = $1`,
             [TASK],
           )
         ).rows
@@ -317,13 +322,18 @@ export async function status(database: string): Promise<TenantStatus[]> {
       shown.add(tenant);
       const failedForGood = j.attempts >= j.max_attempts && !j.locked_by;
       const last = byTenant.get(tenant);
+      // A job still to end shows its own: the error of its last attempt (why it waits for a retry),
+      // and of its running run what it waits for. Not the previous job's result, error or duration.
+      const running = last?.state === "running" && j.locked_by ? last : undefined;
       byTenant.set(tenant, {
-        ...last,
+        ...(failedForGood ? last : undefined),
         tenant,
-        action: j.key?.startsWith("drift:") ? "drift" : undefined,
+        action: Object.keys(j.flags ?? {})[0] ?? (j.key?.startsWith("drift:") ? "drift" : undefined),
         state: failedForGood ? "failed" : j.locked_by ? "running" : "queued",
         attempts: j.attempts,
         ...(j.last_error ? { error: j.last_error.split("\n")[0] } : {}),
+        ...(running?.note ? { note: running.note } : {}),
+        ...(running?.worker ? { worker: running.worker } : {}),
       });
     }
     return [...byTenant.values()].sort((a, b) => a.tenant.localeCompare(b.tenant));

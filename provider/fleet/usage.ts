@@ -22,7 +22,7 @@ ${DATABASE}
   needs the service (MGMT_BASE_URL, MGMT_USERNAME, MGMT_PASSWORD, MGMT_MESSAGING_URL,
   MGMT_REGIONAL_MESSAGING_URL, MGMT_MESSAGING_TOKEN) and PULUMI_CONFIG_PASSPHRASE`,
   status: `usage: mgmt-fleet status [--json] [options]
-  per tenant: state, attempts, duration, error
+  per tenant: state, action, attempts, duration, error
   --json               the rows as JSON
 ${DATABASE}`,
   drift: `usage: mgmt-fleet drift <tenants.json> [options]
@@ -45,7 +45,7 @@ export function fleetUsage(command?: string): string {
   return `usage: mgmt-fleet <command> [options]   (mgmt-fleet <command> --help for its options)
   submit <tenants.json> [--wait]    one converge job per tenant
   worker [--concurrency 4]          run jobs until SIGTERM/SIGINT
-  status [--json]                   per tenant: state, attempts, duration, error
+  status [--json]                   per tenant: state, action, attempts, duration, error
   drift <tenants.json>              a read-only check per tenant; exit 3 if any drifted
   destroy <tenants.json> [--wait]   one destroy job per tenant
 ${DATABASE}`;

@@ -126,7 +126,7 @@ const indexIdsInState = () => pg.indexIdsInState();
  * same `status()` in this process instead: a CLI process per poll would cost the tests' CPU.)
  */
 async function statusRows(): Promise<
-  { tenant: string; state: string; attempts: number; error?: string; note?: string }[]
+  { tenant: string; state: string; action?: string; attempts: number; error?: string; note?: string }[]
 > {
   const st = await finished(fleet(["status", "--json"]));
   try {
@@ -942,6 +942,38 @@ test("submit --wait with no worker running says at once what it waits for, and w
     if (waiting.code === null) waiting.process.kill("SIGINT");
     await finished(waiting);
     await sql("SELECT graphile_worker.remove_job('tenant:nw1')"); // no later worker of this file runs it
+  }
+});
+
+test("status: a job not ended yet shows its own action and its previous attempt's error, never the tenant's last run's result, error or duration", async () => {
+  // The tenant's last run failed; a destroy job is then submitted and, later, waits for a retry.
+  await statusRows(); // makes the fleet's tables when this test runs alone
+  await sql(
+    "INSERT INTO pulumi_mgmt_fleet.runs (stack, action, worker, started_at, ended_at, result, error) VALUES ('tenants/st1', 'converge', 'w', now() - interval '9 seconds', now(), 'failed', 'the converge that failed before')",
+  );
+  const before = await statusRows();
+  expect(before.find((r) => r.tenant === "st1")).toEqual(
+    expect.objectContaining({ state: "failed", action: "converge", error: "the converge that failed before" }),
+  );
+  await finished(fleet(["destroy", tenantsFile("st1", [{ id: "st1" }])]));
+  try {
+    expect((await statusRows()).find((r) => r.tenant === "st1")).toEqual({
+      tenant: "st1",
+      state: "queued",
+      action: "destroy",
+      attempts: 0,
+    });
+    // Its first attempt failed (as a worker records it) and it waits for its retry.
+    await sql(
+      "UPDATE graphile_worker._private_jobs SET attempts = 1, last_error = 'POST /v2/search failed: 503', run_at = now() + interval '1 hour' WHERE key = 'tenant:st1'",
+    );
+    const table = (await finished(fleet(["status"]))).out.split("\n");
+    expect(table[0]).toMatch(/^tenant +state +action +attempts +duration +error$/);
+    expect(table.find((l) => l.startsWith("st1 "))).toMatch(
+      /^st1 +queued +destroy +1 +- +previous attempt: POST \/v2\/search failed: 503$/,
+    );
+  } finally {
+    await sql("SELECT graphile_worker.remove_job('tenant:st1')"); // no later worker of this file runs it
   }
 });
 
