@@ -42,11 +42,22 @@ interface Payload {
   action: Action;
 }
 
+/**
+ * What graphile-worker says that the fleet says itself: a job's failure (the worker's line for the
+ * job has the reason) and a lost connection to the database (liveness.ts says it is away, and
+ * when it is back). A PostgreSQL restart made ten such lines of one event.
+ */
+const SAID_BY_THE_FLEET = [
+  /^Failed task \d+ /,
+  /terminating connection|connection error|Connection terminated|the database system is (starting up|shutting down|in recovery)|ECONNREFUSED|ECONNRESET/,
+];
+
 /** graphile-worker's own log lines, only when asked (MGMT_FLEET_DEBUG): the fleet says what matters itself. */
-const quiet = new Logger(() => (level, message) => {
-  // Its errors name a failed job with the error's stack: the first line says it all (the fleet's own line has the reason).
+export const quiet = new Logger(() => (level, message) => {
   if (process.env.MGMT_FLEET_DEBUG) process.stderr.write(`[graphile-worker] ${level}: ${message}\n`);
-  else if (level === "error") process.stderr.write(`[graphile-worker] ${message.split("\n")[0]}\n`);
+  // Its errors carry stacks: the first line says it all.
+  else if (level === "error" && !SAID_BY_THE_FLEET.some((said) => said.test(message)))
+    process.stderr.write(`[graphile-worker] ${message.split("\n")[0]}\n`);
 });
 
 export interface SubmitOptions {
@@ -125,10 +136,19 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   // before graphile-worker shuts down: a job still active during its shutdown can be left locked.
   const stopping = new AbortController();
   const active = new Set<Promise<void>>();
+  // Errors a job's line has already said: graphile-worker's own line of a failed job is not shown,
+  // so every other failure gets the worker's line here.
+  const said = new WeakSet<object>();
   const task: Task = (raw, helpers) => {
-    if (stopping.signal.aborted)
-      return Promise.reject(new UserError("this worker is stopping: the job goes back to the queue"));
-    const run = runJob(raw, helpers);
+    const run = (
+      stopping.signal.aborted
+        ? Promise.reject(new UserError("this worker is stopping: the job goes back to the queue"))
+        : runJob(raw, helpers)
+    ).catch((err: unknown) => {
+      if (!(err instanceof Object && said.has(err)))
+        log(`${jobName(raw, helpers.job.id)}: ${err instanceof Error ? err.message : String(err)}`);
+      throw err;
+    });
     active.add(run);
     return run.finally(() => active.delete(run));
   };
@@ -163,15 +183,21 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     const lost = (why: string) => log(`${tenant.id}: ${why}: cancelling its update`);
     const notice = (line: string) => log(`${tenant.id}: ${line}`);
     const result = await convergeFenced(tenant, run, { started, lost, notice }).catch((err) => {
-      if (err instanceof FenceBusyError) log(`${tenant.id}: ${err.message}; retrying later`);
+      if (err instanceof FenceBusyError) {
+        log(`${tenant.id}: ${err.message}; retrying later`);
+        said.add(err);
+      }
       throw err;
     });
     log(
       `${tenant.id}: ${result.error?.startsWith(result.status) ? result.error : `${result.status}${result.error ? `: ${result.error}` : ""}`} in ${result.seconds.toFixed(1)}s`,
     );
     // Back to the queue (with backoff) only what another attempt can fix.
-    if ((result.status === "failed" && result.transient) || result.status === "cancelled")
-      throw new UserError(result.error ?? result.status);
+    if ((result.status === "failed" && result.transient) || result.status === "cancelled") {
+      const again = new UserError(result.error ?? result.status);
+      said.add(again);
+      throw again;
+    }
   };
 
   const runner: Runner = await run({
@@ -206,6 +232,12 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     },
     done,
   };
+}
+
+/** A job in the worker's log: its tenant, as the job's lines name it, even when its payload is bad. */
+function jobName(raw: unknown, jobId: string): string {
+  const id = (raw as { tenant?: { id?: unknown } } | null)?.tenant?.id;
+  return typeof id === "string" ? id : `job ${jobId}`;
 }
 
 function parsePayload(raw: unknown): Payload {
