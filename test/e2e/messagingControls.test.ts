@@ -203,7 +203,7 @@ describe("service errors name the key or queue, the action and the answer, and c
     [
       "an unknown key",
       { flowControlKeys: [{ key: "ghost", paused: true }] },
-      /could not read the wait list of flow control key "ghost" in eu-central-1: the service answered 404: flow control key ghost not found/,
+      /could not read flow control key "ghost" in eu-central-1: the service knows no such key \(404\): a key exists once a message used it, or once a pin created it; give it a pin, or check its name, region and token/,
     ],
     [
       "an unknown queue",

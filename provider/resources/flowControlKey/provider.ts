@@ -74,8 +74,13 @@ async function readBefore(
   try {
     return beforeOf(await read());
   } catch (err) {
-    if (isNotFound(err) && inputs.pin !== undefined) return ABSENT;
-    throw err;
+    if (!isNotFound(err)) throw err;
+    if (inputs.pin !== undefined) return ABSENT;
+    // A bare 404 would leave the user looking for a typo in a key that may only be new.
+    throw err.about(
+      `could not read ${keyLabel(inputs.key)} in ${inputs.region}`,
+      "the service knows no such key (404): a key exists once a message used it, or once a pin created it; give it a pin, or check its name, region and token",
+    );
   }
 }
 
