@@ -190,7 +190,9 @@ async function main(argv: string[]): Promise<number> {
       const drifted = rows.filter((r) => r.state === "drifted");
       for (const r of drifted)
         for (const d of r.drift ?? [])
-          console.log(`${r.tenant}: ${d.resource} drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`);
+          console.log(
+            `${r.tenant}: ${d.resource} ${d.deleted ? "was deleted outside the stack (the next converge makes it again)" : `drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`}`,
+          );
       for (const r of rows.filter((x) => x.state === "failed"))
         console.log(`${r.tenant}: the check failed: ${r.error}`);
       console.log(`${drifted.length} of ${tenants.length} tenants drifted`);

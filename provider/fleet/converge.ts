@@ -47,10 +47,12 @@ export interface RunOptions {
   stackExists?: boolean;
 }
 
-/** A resource a drift check found changed outside the stack, and which of its fields. */
+/** A resource a drift check found changed outside the stack, and which of its fields; or deleted outside it. */
 export interface Drift {
   resource: string;
   fields: string[];
+  /** Gone from the service: a refresh would drop it from the state, and the next converge make it again. */
+  deleted?: true;
 }
 
 export interface TenantResult {
@@ -139,10 +141,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /**
  * The resources a refresh would change, and their fields, from a refresh preview's events: the
  * engine's own diff where it gives one, else the declared fields (the resource's inputs) whose
- * value the read found changed.
+ * value the read found changed; and those the read found gone (the refresh's "delete").
  */
 function driftCollector(): { onEvent: (e: EngineEvent) => void; found: Drift[] } {
-  const byUrn = new Map<string, Set<string>>();
   const found: Drift[] = [];
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return {
@@ -150,20 +151,23 @@ function driftCollector(): { onEvent: (e: EngineEvent) => void; found: Drift[] }
     onEvent(e) {
       const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
       if (!step || step.type === "pulumi:pulumi:Stack" || step.op === "same" || step.op === "read") return;
+      const name = step.urn.split("::").pop() ?? step.urn;
+      const entry = () => {
+        let d = found.find((x) => x.resource === name);
+        if (!d) found.push((d = { resource: name, fields: [] }));
+        return d;
+      };
+      if (step.op === "delete") {
+        Object.assign(entry(), { fields: [], deleted: true });
+        return;
+      }
       const fields = new Set([...(step.diffs ?? []), ...Object.keys(step.detailedDiff ?? {})]);
       const [before, after] = [step.old?.outputs, step.new?.outputs];
       if (before && after)
         for (const key of Object.keys(step.old?.inputs ?? {}))
           if (key in before && !same(before[key], after[key])) fields.add(key);
-      if (fields.size === 0) return;
-      let known = byUrn.get(step.urn);
-      if (!known) {
-        known = new Set();
-        byUrn.set(step.urn, known);
-        found.push({ resource: step.urn.split("::").pop() ?? step.urn, fields: [] });
-      }
-      for (const f of fields) known.add(f);
-      found.find((d) => d.resource === (step.urn.split("::").pop() ?? step.urn))!.fields = [...known].sort();
+      const d = fields.size > 0 ? entry() : undefined;
+      if (d && !d.deleted) d.fields = [...new Set([...d.fields, ...fields])].sort();
     },
   };
 }

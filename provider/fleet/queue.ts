@@ -27,7 +27,7 @@ import {
   type WorkerEvents,
 } from "graphile-worker";
 import type { MgmtConfig } from "../automation/stack";
-import type { Action } from "./converge";
+import type { Action, Drift } from "./converge";
 import { convergeFenced } from "./fencedRun";
 import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, fleetClient, isDead } from "./fence";
 import { Liveness } from "./liveness";
@@ -283,7 +283,7 @@ export interface TenantStatus {
   attempts: number;
   seconds?: number;
   error?: string;
-  drift?: { resource: string; fields: string[] }[];
+  drift?: Drift[];
   worker?: string;
   /** What a running run waits for (a Pulumi lock that is not a dead run's). */
   note?: string;

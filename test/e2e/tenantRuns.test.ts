@@ -113,7 +113,7 @@ beforeEach(() => {
   };
 });
 
-test("a new tenant's run starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small", async () => {
+test("a new tenant's run starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small; an index deleted elsewhere is drift", async () => {
   const r = runs();
   // A log folder over the tenants' cap (cliLogs.ts), which Pulumi's own rotation (500 MB) would
   // keep: the run's CLIs bring it under the cap, and each of them still writes its log there.
@@ -137,6 +137,15 @@ test("a new tenant's run starts two CLI commands, a known one's one; the setting
 
   expect(await converge(tenant, r.options("drift"))).toMatchObject({ status: "unchanged" });
   expect(r.clis()).toBe(1); // preview --refresh
+  // An index deleted outside the stack is drift too: a refresh would drop it from the state.
+  const [index] = await env.client.searchIndexes.list();
+  await env.client.searchIndexes.delete(index.id);
+  const gone = await converge(tenant, r.options("drift"));
+  expect(gone).toMatchObject({
+    status: "drifted",
+    drift: [{ resource: `${tenant.id}-search`, fields: [], deleted: true }],
+  });
+  r.clis();
 
   expect(await converge(tenant, r.options("destroy"))).toMatchObject({ status: "destroyed" });
   expect(r.clis()).toBe(2); // destroy, stack rm
