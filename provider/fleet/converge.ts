@@ -16,7 +16,9 @@ import { settleStackLock } from "./stackLock";
 import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
 import { useTenantPlugin } from "./tenantResources";
 
-export type Action = "converge" | "destroy" | "drift";
+/** What a run does to a tenant's stack (and the flag its job carries in the queue: queue.ts). */
+export const ACTIONS = ["converge", "destroy", "drift"] as const;
+export type Action = (typeof ACTIONS)[number];
 
 export interface RunOptions {
   backendUrl: string;

@@ -27,7 +27,7 @@ import {
   type WorkerEvents,
 } from "graphile-worker";
 import type { MgmtConfig } from "../automation/stack";
-import type { Action, Drift } from "./converge";
+import { ACTIONS, type Action, type Drift } from "./converge";
 import { convergeFenced } from "./fencedRun";
 import { FenceBusyError, FLEET_SCHEMA, ensureFleetSchema, fleetClient, isDead } from "./fence";
 import { Liveness } from "./liveness";
@@ -209,6 +209,10 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     events,
     pollInterval: 1000,
     crontab: "",
+    // A stopping worker fetches no job: graphile-worker counts an attempt as it hands one out, so
+    // each job handed back would lose one (two per job in 5 s, seen), and a long stop all of them.
+    // Every job carries its action as a flag (submit); the task still hands back one fetched just before.
+    forbiddenFlags: () => (stopping.signal.aborted ? [...ACTIONS] : null),
   });
   const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
   // One look at a time: confirming a worker dead takes longer than the interval (fence.ts, isDead).
@@ -242,9 +246,10 @@ function jobName(raw: unknown, jobId: string): string {
 
 function parsePayload(raw: unknown): Payload {
   const p = raw as Partial<Payload>;
-  if (!p || (p.action !== "converge" && p.action !== "destroy" && p.action !== "drift"))
-    throw new UserError(`job payload: action must be converge, destroy or drift, got ${JSON.stringify(p?.action)}`);
-  return { tenant: checkTenants([p.tenant], "job payload")[0], action: p.action };
+  const action = ACTIONS.find((a) => a === p?.action);
+  if (!p || !action)
+    throw new UserError(`job payload: action must be one of ${ACTIONS.join(", ")}, got ${JSON.stringify(p?.action)}`);
+  return { tenant: checkTenants([p.tenant], "job payload")[0], action };
 }
 
 /** Unlocks the jobs of workers whose process is gone, so that the living finish them. */

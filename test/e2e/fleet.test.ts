@@ -904,6 +904,54 @@ test("after a cancelled run the next run of the stack breaks the lock a cancel c
   await clean.end({ result: "unchanged" });
 });
 
+test(
+  "a stopping worker takes no more jobs: those submitted while its update is being cancelled keep every attempt for the workers that run them",
+  async () => {
+    const { token: t } = freshMessagingAccount(env);
+    token = t;
+    await finished(fleet(["submit", tenantsFile("s1", [{ id: "s1" }])]));
+    // s1's create waits at the gate: the worker's cancel waits for it, and the worker stays stopping.
+    env.emu.emulator.controls.closeGate();
+    env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
+    const w = worker("s", 2);
+    const others = ["s2", "s3"];
+    try {
+      await Promise.race([
+        env.emu.emulator.controls.heldRequests(1),
+        until("s1's create to be held", () => w.code !== null, 120_000),
+      ]);
+      w.process.kill("SIGTERM");
+      await until("the worker to stop taking jobs", () => /cancelling/i.test(w.out) || w.code !== null, 30_000);
+      // Jobs submitted now: the stopping worker has a free slot, and is told of each new job.
+      await finished(
+        fleet([
+          "submit",
+          tenantsFile(
+            "s-others",
+            others.map((id) => ({ id })),
+          ),
+        ]),
+      );
+      await sleep(5000);
+      expect(w.code).toBeNull();
+      const jobs = await sql<{ key: string; attempts: number }>(
+        "SELECT key, attempts FROM graphile_worker.jobs WHERE key = ANY($1) ORDER BY key",
+        [others.map((id) => `tenant:${id}`)],
+      );
+      expect(jobs).toEqual(others.map((id) => ({ key: `tenant:${id}`, attempts: 0 })));
+      expect(w.out).not.toMatch(/s[23]: this worker is stopping/);
+    } finally {
+      env.emu.emulator.controls.openGate();
+      env.emu.emulator.controls.clearFaults();
+      await finished(w);
+      // No later worker of this file runs them.
+      for (const id of ["s1", ...others]) await sql("SELECT graphile_worker.remove_job($1)", [`tenant:${id}`]);
+    }
+    expect(w.code).toBe(0);
+  },
+  5 * 60_000,
+);
+
 test("submit --wait with no worker running says at once what it waits for, and why nothing moves; a job waiting for its retry is told apart", async () => {
   const waiting = fleet(["submit", tenantsFile("nw1", [{ id: "nw1" }]), "--wait"]);
   try {
