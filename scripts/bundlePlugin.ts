@@ -1,7 +1,7 @@
 /**
  * Bundles the `mgmt` plugin's compiled entry (dist/provider/plugin/main.js) and everything it
  * loads into one file beside it, `main.bundle.js`, which the `pulumi-resource-mgmt` bin and the
- * installed launcher run. Every engine run through the plugin starts one plugin process; served
+ * installed launcher run (through start.js, which keeps V8's compiled code of it between starts). Every engine run through the plugin starts one plugin process; served
  * from about 240 files, about a quarter of its start-up CPU went to finding and reading them
  * (Node's module loader), not to running them (docs/plugin.md, "The process").
  *
@@ -24,7 +24,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions, type Metafile, type Plugin } from "esbuild";
-import { PLUGIN_ENTRY } from "../provider/plugin/install";
+import { PLUGIN_BUNDLE, PLUGIN_ENTRY } from "../provider/plugin/entry";
 
 /** What stays a require() from node_modules, with the reason above. */
 export const EXTERNAL = /^(@pulumi\/pulumi|undici|google-protobuf|@grpc\/proto-loader)(\/|$)/;
@@ -45,7 +45,7 @@ function bundleOptions(dist: string): BuildOptions {
   return {
     absWorkingDir: path.resolve(dist, ".."),
     entryPoints: [path.join(dist, "provider", "plugin", "main.js")],
-    outfile: path.join(dist, "provider", "plugin", PLUGIN_ENTRY),
+    outfile: path.join(dist, "provider", "plugin", PLUGIN_BUNDLE),
     bundle: true,
     platform: "node",
     target: "node20",
@@ -112,7 +112,7 @@ export async function pluginBundle(dist: string): Promise<PluginBundle> {
   const [first, ...rest] = result.outputFiles![0].text.split("\n");
   const text = first.startsWith("#!") ? [first, banner, ...rest].join("\n") : [banner, first, ...rest].join("\n");
   const licenses = packages
-    .map((p) => `${p.name} ${p.version} (${p.license}), bundled into ${PLUGIN_ENTRY}:\n\n${p.licenseText}\n`)
+    .map((p) => `${p.name} ${p.version} (${p.license}), bundled into ${PLUGIN_BUNDLE}:\n\n${p.licenseText}\n`)
     .join(`\n${"-".repeat(72)}\n\n`);
   return { text, licenses, metafile: result.metafile! };
 }
@@ -121,8 +121,9 @@ export async function pluginBundle(dist: string): Promise<PluginBundle> {
 export async function writePluginBundle(dist: string): Promise<void> {
   const { text, licenses } = await pluginBundle(dist);
   const dir = path.join(dist, "provider", "plugin");
-  writeFileSync(path.join(dir, PLUGIN_ENTRY), text);
-  chmodSync(path.join(dir, PLUGIN_ENTRY), 0o755);
+  writeFileSync(path.join(dir, PLUGIN_BUNDLE), text);
+  chmodSync(path.join(dir, PLUGIN_BUNDLE), 0o755);
+  chmodSync(path.join(dir, PLUGIN_ENTRY), 0o755); // the compiled start.js, which runs the bundle
   writeFileSync(path.join(dir, LICENSES_FILE), licenses);
 }
 

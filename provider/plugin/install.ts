@@ -13,11 +13,9 @@ import { PACKAGE } from "./pulumiTypes";
 import { PLUGIN_VERSION } from "./schema";
 
 export const PLUGIN_EXECUTABLE = `pulumi-resource-${PACKAGE}`;
-/**
- * The file the plugin runs from, beside the compiled main.js: that entry with everything it loads
- * in one file (scripts/bundlePlugin.ts), which starts on about a quarter less CPU.
- */
-export const PLUGIN_ENTRY = "main.bundle.js";
+import { PLUGIN_ENTRY } from "./entry";
+
+export { PLUGIN_BUNDLE, PLUGIN_ENTRY } from "./entry";
 export const INSTALL_COMMAND = `npx ${PLUGIN_EXECUTABLE} install`;
 /**
  * The version a launcher was written for, which it passes to the plugin it starts: the package it

@@ -1,5 +1,5 @@
 /**
- * The built `mgmt` plugin (dist/provider/plugin/main.bundle.js, what the bin and the installed
+ * The built `mgmt` plugin (dist/provider/plugin/start.js running main.bundle.js, what the bin and the installed
  * launcher run) as a child process, and its gRPC calls
  * as promises: what the plugin's unit tests drive.
  */

@@ -46,6 +46,7 @@ test("npm pack contains only what a user needs", () => {
     "dist/provider/runtime.js",
     "dist/provider/resources/messagingControls.js",
     "dist/provider/plugin/main.bundle.js",
+    "dist/provider/plugin/start.js",
     "dist/provider/plugin/THIRD_PARTY_LICENSES.txt",
   ]) {
     expect(files).toContain(must);
