@@ -36,15 +36,15 @@ export function parseCommandLine<T extends ParseArgsConfig>(
   return parsed;
 }
 
-/** node's refusal as a clause naming the option (its messages quote it: '--lock-wait <value>'). */
+/** node's refusal as a clause naming the option (its messages quote it: '--lock-wait <value>', '-h, --help'). */
 function refusal(err: Error & { code?: string }): string {
-  const quoted = /'(-[^' ]+)/.exec(err.message)?.[1];
+  const quoted = /'(?:-\w, )?(--?[^' ,<]+)/.exec(err.message)?.[1];
   const option = quoted ?? "an option";
   switch (err.code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
       return `unknown option ${option}`;
     case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
-      return `unexpected argument ${/'([^']*)'/.exec(err.message)?.[1] ?? ""}`.trimEnd();
+      return `unexpected argument "${/'([^']*)'/.exec(err.message)?.[1] ?? ""}"`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
       if (/ambiguous/.test(err.message)) return `${option}: a value that starts with "-" is written ${option}=VALUE`;
       if (/does not take an argument/.test(err.message)) return `${option}: takes no value`;

@@ -22,7 +22,6 @@ import { readTenants, type Tenant } from "./tenant";
 import { exitStatus, parseCommandLine, UsageError } from "../cli/commandLine";
 import { fleetUsage, FLEET_COMMANDS } from "./usage";
 import { failureLine } from "./failureLine";
-import { UserError } from "../userError";
 
 function database(value: string | undefined): string {
   const url =
@@ -38,7 +37,7 @@ function database(value: string | undefined): string {
   return url;
 }
 
-/** Each value, or one error that says every thrown message (a usage error if any was one). */
+/** Each value, or one usage error that says every thrown message (settings a command cannot run without). */
 function both<A, B>(a: () => A, b: () => B): [A, B] {
   const errors: unknown[] = [];
   const run = <T>(f: () => T): T | undefined => {
@@ -50,11 +49,8 @@ function both<A, B>(a: () => A, b: () => B): [A, B] {
     }
   };
   const values = [run(a), run(b)] as [A, B];
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) {
-    const message = errors.map((e) => (e instanceof Error ? e.message : String(e))).join("; and ");
-    throw errors.some((e) => e instanceof UsageError) ? new UsageError(message) : new UserError(message);
-  }
+  if (errors.length > 0)
+    throw new UsageError(errors.map((e) => (e instanceof Error ? e.message : String(e))).join("; and "));
   return values;
 }
 
@@ -155,10 +151,10 @@ async function main(argv: string[]): Promise<number> {
         help: { type: "boolean", short: "h", default: false },
       },
     },
-    // submit, drift and destroy take the tenant list; status and worker nothing.
+    // The commands whose usage names a tenant list take it; the others nothing.
     {
       help: `mgmt-fleet ${command} --help`,
-      maxPositionals: ["submit", "drift", "destroy"].includes(command) ? 1 : 0,
+      maxPositionals: fleetUsage(command).includes("<tenants.json>") ? 1 : 0,
     },
   );
   if (values.help) {
@@ -191,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
       for (const r of drifted)
         for (const d of r.drift ?? [])
           console.log(
-            `${r.tenant}: ${d.resource} ${d.deleted ? "was deleted outside the stack (the next converge makes it again)" : `drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`}`,
+            `${r.tenant}: ${d.resource} ${d.deleted ? "is gone from the service (deleted outside the stack)" : `drifted${d.fields.length ? ` (${d.fields.join(", ")})` : ""}`}`,
           );
       for (const r of rows.filter((x) => x.state === "failed"))
         console.log(`${r.tenant}: the check failed: ${r.error}`);

@@ -49,15 +49,17 @@ interface Payload {
  */
 const SAID_BY_THE_FLEET = [
   /^Failed task \d+ /,
-  /terminating connection|connection error|Connection terminated|the database system is (starting up|shutting down|in recovery)|ECONNREFUSED|ECONNRESET/,
+  /^(PostgreSQL (idle|active) client generated error|Error with notify listener|Error occurred (attempting to UNLISTEN|fetching jobs|during fetch))\b.*(terminating connection|connection error|Connection terminated|the database system is (starting up|shutting down|in recovery)|ECONNREFUSED|ECONNRESET)/,
 ];
 
 /** graphile-worker's own log lines, only when asked (MGMT_FLEET_DEBUG): the fleet says what matters itself. */
 export const quiet = new Logger(() => (level, message) => {
   if (process.env.MGMT_FLEET_DEBUG) process.stderr.write(`[graphile-worker] ${level}: ${message}\n`);
   // Its errors carry stacks: the first line says it all.
-  else if (level === "error" && !SAID_BY_THE_FLEET.some((said) => said.test(message)))
-    process.stderr.write(`[graphile-worker] ${message.split("\n")[0]}\n`);
+  else if (level === "error") {
+    const first = message.split("\n")[0];
+    if (!SAID_BY_THE_FLEET.some((said) => said.test(first))) process.stderr.write(`[graphile-worker] ${first}\n`);
+  }
 });
 
 export interface SubmitOptions {
@@ -146,7 +148,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
         : runJob(raw, helpers)
     ).catch((err: unknown) => {
       if (!(err instanceof Object && said.has(err)))
-        log(`${jobName(raw, helpers.job.id)}: ${err instanceof Error ? err.message : String(err)}`);
+        log(`${jobName(raw, helpers.job.id)}: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
       throw err;
     });
     active.add(run);
@@ -215,6 +217,16 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     forbiddenFlags: () => (stopping.signal.aborted ? [...ACTIONS] : null),
   });
   const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
+  // Jobs queued by a version that set no flags get their action's: a stopping worker skips jobs by
+  // it (forbiddenFlags above), and would otherwise take and hand back theirs, spending attempts.
+  await utils.withPgClient((client) =>
+    client.query(
+      `UPDATE graphile_worker._private_jobs AS j SET flags = jsonb_build_object(j.payload->>'action', true)
+         FROM graphile_worker._private_tasks AS t
+        WHERE j.task_id = t.id AND t.identifier = $1 AND j.flags IS NULL AND j.payload->>'action' = ANY($2)`,
+      [TASK, [...ACTIONS]],
+    ),
+  );
   // One look at a time: confirming a worker dead takes longer than the interval (fence.ts, isDead).
   let reaping: Promise<void> | undefined;
   const reaper = setInterval(() => {

@@ -53,6 +53,12 @@ export type Tenant = z.output<typeof TenantEntry>;
 
 const TenantList = z.array(TenantEntry, { error: "must be a JSON array of tenants" });
 
+/** The id of an entry of the raw list, if it has a string one (whatever else is wrong with it). */
+function idOf(entry: unknown): string | undefined {
+  const id = typeof entry === "object" && entry !== null && "id" in entry ? entry.id : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
 /**
  * A string id given again, as an issue at its later entry. Outside the schema: zod skips a list's
  * refinement once an entry fails, and a duplicate must be said with the list's other problems.
@@ -61,8 +67,8 @@ function duplicateIds(raw: unknown): z.core.$ZodIssueBase[] {
   if (!Array.isArray(raw)) return [];
   const seen = new Set<string>();
   return raw.flatMap((entry: unknown, i) => {
-    const id = typeof entry === "object" && entry !== null && "id" in entry ? entry.id : undefined;
-    if (typeof id !== "string") return [];
+    const id = idOf(entry);
+    if (id === undefined) return [];
     const again = seen.has(id);
     seen.add(id);
     return again ? [{ code: "custom", path: [i, "id"], message: `"${id}" is listed twice`, input: id }] : [];
@@ -93,11 +99,8 @@ export function checkTenants(raw: unknown, file: string): Tenant[] {
   const problems = issues.map((issue) => {
     const [index, field] = issue.path;
     if (typeof index !== "number") return `${file}: ${issue.message}`;
-    const entry: unknown = Array.isArray(raw) ? raw[index] : undefined;
-    const id =
-      typeof entry === "object" && entry !== null && "id" in entry && typeof entry.id === "string"
-        ? ` (${entry.id})`
-        : "";
+    const entryId = idOf(Array.isArray(raw) ? raw[index] : undefined);
+    const id = entryId === undefined ? "" : ` (${entryId})`;
     return `${file}[${index}]${id}: ${field === undefined ? "" : `${issue.path.slice(1).map(String).join(".")}: `}${issue.message}`;
   });
   throw new UserError(problems.join("; "));

@@ -11,11 +11,12 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { PACKAGE } from "./pulumiTypes";
 import { PLUGIN_VERSION } from "./schema";
-
-export const PLUGIN_EXECUTABLE = `pulumi-resource-${PACKAGE}`;
 import { PLUGIN_ENTRY } from "./entry";
 
+// The plugin's files, named in entry.ts so that start.js loads nothing else; exported here too
+// for the callers that install it.
 export { PLUGIN_BUNDLE, PLUGIN_ENTRY } from "./entry";
+export const PLUGIN_EXECUTABLE = `pulumi-resource-${PACKAGE}`;
 export const INSTALL_COMMAND = `npx ${PLUGIN_EXECUTABLE} install`;
 /**
  * The version a launcher was written for, which it passes to the plugin it starts: the package it

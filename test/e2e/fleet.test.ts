@@ -910,6 +910,11 @@ test(
     const { token: t } = freshMessagingAccount(env);
     token = t;
     await finished(fleet(["submit", tenantsFile("s1", [{ id: "s1" }])]));
+    // A job an earlier version queued, without its action's flag, not due for an hour.
+    await sql(
+      "SELECT graphile_worker.add_job('pulumi_mgmt_tenant', $1::json, queue_name := 'tenant:s4', run_at := now() + interval '1 hour', job_key := 'tenant:s4')",
+      [JSON.stringify({ tenant: tenant("s4"), action: "destroy" })],
+    );
     // s1's create waits at the gate: the worker's cancel waits for it, and the worker stays stopping.
     env.emu.emulator.controls.closeGate();
     env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
@@ -919,6 +924,10 @@ test(
       await Promise.race([
         env.emu.emulator.controls.heldRequests(1),
         until("s1's create to be held", () => w.code !== null, 120_000),
+      ]);
+      // The worker gave the earlier version's job its flag, so that a stop skips it too.
+      expect(await sql("SELECT flags FROM graphile_worker.jobs WHERE key = 'tenant:s4'")).toEqual([
+        { flags: { destroy: true } },
       ]);
       w.process.kill("SIGTERM");
       await until("the worker to stop taking jobs", () => /cancelling/i.test(w.out) || w.code !== null, 30_000);
@@ -943,9 +952,10 @@ test(
     } finally {
       env.emu.emulator.controls.openGate();
       env.emu.emulator.controls.clearFaults();
+      if (w.code === null) w.process.kill("SIGTERM"); // a failed check above comes before the stop
       await finished(w);
       // No later worker of this file runs them.
-      for (const id of ["s1", ...others]) await sql("SELECT graphile_worker.remove_job($1)", [`tenant:${id}`]);
+      for (const id of ["s1", "s4", ...others]) await sql("SELECT graphile_worker.remove_job($1)", [`tenant:${id}`]);
     }
     expect(w.code).toBe(0);
   },

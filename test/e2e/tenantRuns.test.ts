@@ -138,7 +138,7 @@ test("a new tenant's run starts two CLI commands, a known one's one; the setting
   expect(await converge(tenant, r.options("drift"))).toMatchObject({ status: "unchanged" });
   expect(r.clis()).toBe(1); // preview --refresh
   // An index deleted outside the stack is drift too: a refresh would drop it from the state.
-  const [index] = await env.client.searchIndexes.list();
+  const [index] = (await env.client.searchIndexes.list()).filter((i) => i.name.startsWith(`${tenant.id}-search-`));
   await env.client.searchIndexes.delete(index.id);
   const gone = await converge(tenant, r.options("drift"));
   expect(gone).toMatchObject({

@@ -12,6 +12,7 @@ import { parseCommandLine, UsageError } from "../../provider/cli/commandLine";
 const OPTIONS = {
   "lock-wait": { type: "string" },
   wait: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
 } as const;
 
 function refusal(args: string[], maxPositionals?: number): string {
@@ -32,6 +33,8 @@ test.each([
   ],
   [["--lock-wait"], "--lock-wait: needs a value; cmd --help lists what it takes"],
   [["--wait=yes"], "--wait: takes no value; cmd --help lists what it takes"],
+  // node names an option with a short form as '-h, --help'.
+  [["--help=1"], "--help: takes no value; cmd --help lists what it takes"],
 ])("%j is refused in one line naming the option", (args, line) => {
   expect(refusal(args)).toBe(line);
 });
@@ -39,6 +42,10 @@ test.each([
 test("more positional arguments than the command takes are refused, naming the first extra one", () => {
   expect(refusal(["a.json", "b.json"], 1)).toBe('unexpected argument "b.json"; cmd --help lists what it takes');
   expect(refusal(["extra"], 0)).toBe('unexpected argument "extra"; cmd --help lists what it takes');
+  // A command that takes no positional argument at all: node's own refusal, said the same way.
+  expect(() => parseCommandLine({ args: ["extra"], options: OPTIONS }, { help: "cmd --help" })).toThrow(
+    /^unexpected argument "extra"; cmd --help lists what it takes$/,
+  );
   const ok = parseCommandLine(
     { args: ["--lock-wait=-1", "a.json"], allowPositionals: true, options: OPTIONS },
     { help: "cmd --help", maxPositionals: 1 },

@@ -39,6 +39,15 @@ test.each([
   expect(shown("error", message)).toBe("");
 });
 
+test("a lost job outcome is shown, though its cause is a lost connection: the fleet does not say it itself", () => {
+  expect(
+    shown("error", "Failed to release job '12' after failure; committing seppuku\nConnection terminated unexpectedly"),
+  ).toBe("[graphile-worker] Failed to release job '12' after failure; committing seppuku\n");
+  expect(shown("error", "Failed to complete jobs '12': Connection terminated unexpectedly")).toBe(
+    "[graphile-worker] Failed to complete jobs '12': Connection terminated unexpectedly\n",
+  );
+});
+
 test("its other errors are shown, first line only; nothing below error", () => {
   expect(shown("error", "Failed to reset locked; we'll try again in 100ms\n  at stack")).toBe(
     "[graphile-worker] Failed to reset locked; we'll try again in 100ms\n",

@@ -3,7 +3,8 @@
  * writes it to the user's cache folder, later starts use it and leave it as it is, one that V8
  * rejects is replaced, and a cache that cannot be written costs nothing but the compile.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { codeCacheDir } from "../../provider/plugin/start";
@@ -16,6 +17,11 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** A cache as start.ts writes it: the SHA-256 of its payload, then the payload. */
+const whole = (file: string) => {
+  const data = readFileSync(file);
+  return createHash("sha256").update(data.subarray(32)).digest().equals(data.subarray(0, 32));
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cacheFiles = (dir: string) => {
   try {
@@ -43,7 +49,7 @@ async function serveFor(cache: string, ms: number): Promise<void> {
 test("the cache folder: PULUMI_MGMT_CACHE, else XDG_CACHE_HOME's pulumi-mgmt, else ~/.cache's", () => {
   expect(codeCacheDir({ PULUMI_MGMT_CACHE: "/c" })).toBe("/c/plugin-code");
   expect(codeCacheDir({ XDG_CACHE_HOME: "/x" })).toBe("/x/pulumi-mgmt/plugin-code");
-  expect(codeCacheDir({ HOME: "/h" })).toMatch(/\/\.cache\/pulumi-mgmt\/plugin-code$/);
+  expect(codeCacheDir({ HOME: "/h" })).toBe("/h/.cache/pulumi-mgmt/plugin-code");
 });
 
 test("written once by the first start, used as it is by the next; one V8 rejects is replaced", async () => {
@@ -53,6 +59,7 @@ test("written once by the first start, used as it is by the next; one V8 rejects
   await until("the code cache to be written", () => cacheFiles(dir).length === 1);
   const [file] = cacheFiles(dir);
   expect(statSync(file).size).toBeGreaterThan(100_000);
+  expect(whole(file)).toBe(true);
   expect(statSync(file).mode & 0o777).toBe(0o600);
   expect(statSync(dir).mode & 0o777).toBe(0o700);
   const written = statSync(file).mtimeMs;
@@ -66,6 +73,19 @@ test("written once by the first start, used as it is by the next; one V8 rejects
   await serveFor(cache, 0);
   await until("the rejected cache to be replaced", () => statSync(file).size > 100_000);
   expect(readFileSync(file).subarray(0, 64).equals(Buffer.alloc(64, 7))).toBe(false);
+
+  // Torn or altered past V8's header (V8 checks little of the rest): its checksum fails, and it is replaced.
+  const good = readFileSync(file);
+  const altered = Buffer.from(good);
+  altered[altered.length - 100] ^= 0xff;
+  writeFileSync(file, altered);
+  await serveFor(cache, 0);
+  await until("the altered cache to be replaced", () => !readFileSync(file).equals(altered) && whole(file));
+
+  // One that others may write is never loaded (it could be anyone's code): replaced by the user's own.
+  chmodSync(file, 0o666);
+  await serveFor(cache, 0);
+  await until("the shared cache to be replaced", () => (statSync(file).mode & 0o777) === 0o600);
 });
 
 test("a cache folder that cannot be made costs nothing but the compile", async () => {
