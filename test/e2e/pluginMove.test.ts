@@ -4,7 +4,7 @@
  * of now (provider/fleet/tenantResources.ts: the plugin, each resource aliased to its dynamic
  * type), is no replacement and no API write, and the plugin manages what it took over.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FlowControlKey, SearchIndex } from "../../provider";
@@ -70,4 +70,5 @@ test("a tenant stack of the dynamic resources moves to the plugin with no replac
   await s.destroy();
   expect(await env.client.searchIndexes.list()).toEqual([]);
   expect(account.keys.t1.pinned).toBeUndefined();
+  rmSync(workDir, { recursive: true, force: true });
 });

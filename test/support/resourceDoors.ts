@@ -6,7 +6,7 @@
  * `mgmt:index:<Kind>`, exactly what the generated SDKs register, and the plugin is installed into
  * a Pulumi home of the test's own with `pulumi-resource-mgmt install`'s code.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -75,6 +75,8 @@ export function outputOf<T>(resource: pulumi.CustomResource, key: string): pulum
 /** The plugin, installed into a Pulumi home of its own (the engine finds it in the plugin folder). */
 export function pluginDoor(): ResourceDoor {
   const home = mkdtempSync(path.join(tmpdir(), "mgmt-plugin-home-"));
+  // Made when a test file is loaded, used by all its tests: gone with its Jest worker.
+  process.once("exit", () => rmSync(home, { recursive: true, force: true }));
   installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
   return {
     name: "plugin",

@@ -116,6 +116,9 @@ func run(ctx context.Context, op string) (report, error) {
 	if err != nil {
 		return report{}, err
 	}
+	// The Automation API makes a temporary folder (pulumi_auto*) for each run and never removes it;
+	// each run makes its own and sets the stack's config again, so nothing in it is needed later.
+	defer os.RemoveAll(stack.Workspace().WorkDir())
 	all := auto.ConfigMap{}
 	for k, v := range config {
 		all[k] = auto.ConfigValue{Value: v.Value, Secret: v.Secret}
