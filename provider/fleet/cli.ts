@@ -16,11 +16,11 @@
 import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { serviceFromEnv } from "./serviceEnv";
-import { settled, startWorker, status, submit, type Progress, type TenantStatus } from "./queue";
+import { settled, status, submit, type Progress, type TenantStatus } from "./queue";
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
 import { exitStatus, parseCommandLine, UsageError } from "../cli/commandLine";
-import { fleetUsage, FLEET_COMMANDS } from "./usage";
+import { fleetCommandLine, fleetUsage, FLEET_COMMANDS, type FleetCommand } from "./usage";
 import { failureLine } from "./failureLine";
 
 function database(value: string | undefined): string {
@@ -130,46 +130,37 @@ const unknownCommand = (command: string | undefined) =>
   );
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === "--help" || command === "-h" || command === "help") {
+  const [first, ...rest] = argv;
+  if (first === "--help" || first === "-h" || first === "help") {
     console.log(fleetUsage());
     return 0;
   }
-  if (!(FLEET_COMMANDS as string[]).includes(command)) throw unknownCommand(command);
-  const { values, positionals } = parseCommandLine(
-    {
-      args: rest,
-      allowPositionals: true,
-      options: {
-        database: { type: "string" },
-        concurrency: { type: "string", default: "4" },
-        "work-dir": { type: "string", default: path.join(process.cwd(), ".fleet") },
-        "max-attempts": { type: "string", default: "5" },
-        "lock-wait": { type: "string", default: "300" },
-        wait: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    },
-    // The commands whose usage names a tenant list take it; the others nothing.
-    {
-      help: `mgmt-fleet ${command} --help`,
-      maxPositionals: fleetUsage(command).includes("<tenants.json>") ? 1 : 0,
-    },
+  if (!(FLEET_COMMANDS as string[]).includes(first)) throw unknownCommand(first);
+  const command = first as FleetCommand;
+  // Each command parses only the options its --help lists.
+  const { options, maxPositionals } = fleetCommandLine(command);
+  const { values: parsed, positionals } = parseCommandLine(
+    { args: rest, allowPositionals: true, options },
+    { help: `mgmt-fleet ${command} --help`, maxPositionals },
   );
+  const values = parsed as Partial<Record<string, string | boolean>>;
+  const text = (name: string): string | undefined => {
+    const v = values[name];
+    return typeof v === "string" ? v : undefined;
+  };
   if (values.help) {
     console.log(fleetUsage(command));
     return 0;
   }
-  const maxAttempts = Number(values["max-attempts"]);
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 25)
-    throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${values["max-attempts"]}"`);
+  const maxAttempts = Number(text("max-attempts"));
+  if (values["max-attempts"] !== undefined && (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 25))
+    throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${text("max-attempts")}"`);
 
   switch (command) {
     case "submit":
     case "destroy": {
       const tenants = tenantsArg(positionals[0]);
-      const db = database(values.database);
+      const db = database(text("database"));
       await submit(tenants, { database: db, action: command === "destroy" ? "destroy" : "converge", maxAttempts });
       console.log(`submitted ${jobs(tenants.length, command === "destroy" ? "destroy job" : "converge job")}`);
       if (!values.wait) return 0;
@@ -179,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "drift": {
       const tenants = tenantsArg(positionals[0]);
-      const db = database(values.database);
+      const db = database(text("database"));
       await submit(tenants, { database: db, action: "drift", maxAttempts });
       console.log(`submitted ${jobs(tenants.length, "drift check")}`);
       const rows = await settledRows(db, tenants);
@@ -195,30 +186,32 @@ async function main(argv: string[]): Promise<number> {
       return drifted.length > 0 ? 3 : rows.some((r) => r.state === "failed") ? 1 : 0;
     }
     case "status": {
-      const rows = await status(database(values.database));
+      const rows = await status(database(text("database")));
       console.log(values.json ? JSON.stringify(rows, null, 2) : table(rows));
       return 0;
     }
     case "worker": {
-      const concurrency = Number(values.concurrency);
+      const concurrency = Number(text("concurrency"));
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
-        throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got "${values.concurrency}"`);
-      const lockWait = Number(values["lock-wait"]);
+        throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got "${text("concurrency")}"`);
+      const lockWait = Number(text("lock-wait"));
       if (!Number.isInteger(lockWait) || lockWait < 0 || lockWait > 86_400)
         throw new UsageError(
-          `--lock-wait: must be a whole number of seconds from 0 to 86400, got "${values["lock-wait"]}"`,
+          `--lock-wait: must be a whole number of seconds from 0 to 86400, got "${text("lock-wait")}"`,
         );
       // Both said at once: a first try often lacks the database and the service alike.
       const [mgmt, db] = both(
         () => serviceFromEnv(process.env, { passphrase: true }),
-        () => database(values.database),
+        () => database(text("database")),
       );
       // A relative folder would be resolved again by Pulumi against each tenant's project folder.
-      const workRoot = path.resolve(values["work-dir"]!);
+      const workRoot = path.resolve(text("work-dir") ?? ".fleet");
       // The first signal stops taking jobs and cancels the running updates gracefully, waiting
       // for as long as the database needs to record them; a second one (or the service manager's
       // stop timeout) ends this worker's Pulumi processes and the worker at once.
       const stop = shutdown({ log: (line) => console.log(`mgmt-fleet: ${line}`) });
+      // Loaded here only: the other commands never need the Pulumi SDK that runs take (worker.ts).
+      const { startWorker } = await import("./worker");
       const worker = await startWorker({
         database: db,
         concurrency,
@@ -245,8 +238,6 @@ async function main(argv: string[]): Promise<number> {
       console.log("mgmt-fleet worker: stopped");
       return stop.abandon.aborted ? 1 : 0; // stopped for good: runs left for others to recover
     }
-    default:
-      throw unknownCommand(command);
   }
 }
 

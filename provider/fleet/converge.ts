@@ -1,6 +1,6 @@
 /**
  * One tenant's stack, converged, destroyed or checked for drift: what the single-machine driver
- * (examples/tenants) and each fleet job (fleet/queue.ts) run. Transient failures are retried here
+ * (examples/tenants) and each fleet job (fleet/worker.ts) run. Transient failures are retried here
  * when the caller asks (the driver); a fleet job leaves retries to the job queue instead.
  */
 import { mkdirSync, readFileSync } from "node:fs";
@@ -13,8 +13,8 @@ import { forgetStack, isKnownStack, markStackKnown } from "./knownStacks";
 import { tenantRunLogCap } from "./cliLogs";
 import { alive } from "./processes";
 import { settleStackLock } from "./stackLock";
-import { TENANT_PROJECT, tenantProgram, type Tenant } from "./tenant";
-import { useTenantPlugin } from "./tenantResources";
+import { TENANT_PROJECT, type Tenant } from "./tenant";
+import { tenantProgram, useTenantPlugin } from "./tenantResources";
 
 /** What a run does to a tenant's stack (and the flag its job carries in the queue: queue.ts). */
 export const ACTIONS = ["converge", "destroy", "drift"] as const;

@@ -1,15 +1,14 @@
 /**
  * A tenant: what each customer gets (a search index and its flow control policy, one stack per
- * tenant), the list of them read from a JSON file and checked before anything runs, and the
- * Pulumi program of a tenant's stack. The single-machine driver (examples/tenants) and the fleet
- * (fleet/queue.ts) both converge these.
+ * tenant), the list of them read from a JSON file and checked before anything runs. The program
+ * of a tenant's stack is in tenantResources.ts. The single-machine driver (examples/tenants) and
+ * the fleet (fleet/queue.ts, fleet/worker.ts) both converge these.
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { oneOf } from "../api/schemas";
 import { PinSpec } from "../resources/flowControlKey/schema";
 import { UserError } from "../userError";
-import { TenantFlowControlKey, TenantSearchIndex } from "./tenantResources";
 
 /** The Pulumi project of every tenant stack. */
 export const TENANT_PROJECT = "tenants";
@@ -104,19 +103,4 @@ export function checkTenants(raw: unknown, file: string): Tenant[] {
     return `${file}[${index}]${id}: ${field === undefined ? "" : `${issue.path.slice(1).map(String).join(".")}: `}${issue.message}`;
   });
   throw new UserError(problems.join("; "));
-}
-
-/**
- * The program of every tenant's stack: a search index and its flow control policy, through the
- * `mgmt` plugin (tenantResources.ts: the CLI must find it, tenantPluginEnv). The index is
- * auto-named (`<tenant>-search-<8 hex>`): a name drawn for this resource is proof that an index
- * under it is this stack's, so a create cut short by a dead worker is imported on the next run
- * (automation/recovery.ts) instead of being refused as someone else's.
- */
-export function tenantProgram(t: Tenant) {
-  return async () => {
-    const index = new TenantSearchIndex(`${t.id}-search`, { region: t.searchRegion, type: t.plan });
-    new TenantFlowControlKey("policy", { region: t.messagingRegion, key: t.flowControlKey, pin: t.pin });
-    return { indexName: index.name, indexId: index.id, endpoint: index.endpoint };
-  };
 }

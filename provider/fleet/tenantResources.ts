@@ -5,7 +5,8 @@
  * (about 790), and its state holds no `__provider`. docs/benchmarks.md has the figures.
  *
  * Each is aliased to its dynamic type, so that a tenant stack written by an earlier version moves
- * with no replacement and no API write (test/e2e/pluginMove.test.ts).
+ * with no replacement and no API write (test/e2e/pluginMove.test.ts). The tenant program is here
+ * too, beside what it declares: tenant.ts (the list's schema) stays free of the Pulumi SDK.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +15,7 @@ import type { ProjectSettings, Workspace } from "@pulumi/pulumi/automation";
 import { backendUrlForDisk } from "../automation/stack";
 import { PLUGIN_ENTRY, installPlugin } from "../plugin/install";
 import { PACKAGE, dynamicToken, token } from "../plugin/pulumiTypes";
+import type { Tenant } from "./tenant";
 
 const movedFromDynamic = (name: string, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
   ...opts,
@@ -69,4 +71,19 @@ export async function useTenantPlugin(workspace: Workspace, workDir: string): Pr
   if (ours?.path === dir && ours.version === undefined && backend?.url === url) return;
   const plugins = { ...settings.plugins, providers: [...others, { name: PACKAGE, path: dir }] };
   await workspace.saveProjectSettings({ ...settings, ...(backend ? { backend } : {}), plugins } as WithPlugins);
+}
+
+/**
+ * The program of every tenant's stack: a search index and its flow control policy, through the
+ * `mgmt` plugin (tenantResources.ts: the CLI must find it, tenantPluginEnv). The index is
+ * auto-named (`<tenant>-search-<8 hex>`): a name drawn for this resource is proof that an index
+ * under it is this stack's, so a create cut short by a dead worker is imported on the next run
+ * (automation/recovery.ts) instead of being refused as someone else's.
+ */
+export function tenantProgram(t: Tenant) {
+  return async () => {
+    const index = new TenantSearchIndex(`${t.id}-search`, { region: t.searchRegion, type: t.plan });
+    new TenantFlowControlKey("policy", { region: t.messagingRegion, key: t.flowControlKey, pin: t.pin });
+    return { indexName: index.name, indexId: index.id, endpoint: index.endpoint };
+  };
 }

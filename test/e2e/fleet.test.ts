@@ -12,8 +12,8 @@ import { mgmtStack, PACKAGE_ROOT } from "../../provider/automation";
 import { isDead, takeFence, workerLockName } from "../../provider/fleet/fence";
 import { status } from "../../provider/fleet/queue";
 import { convergeFenced } from "../../provider/fleet/fencedRun";
-import { tenantProgram, TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
-import { useTenantPlugin } from "../../provider/fleet/tenantResources";
+import { TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
+import { tenantProgram, useTenantPlugin } from "../../provider/fleet/tenantResources";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
 import { tenantsFile as writeTenantsFile } from "../support/tenantsFile";
 import { startPostgres, type TestPostgres } from "../support/postgres";
@@ -117,6 +117,21 @@ function worker(name: string, concurrency = 2, extraEnv: Record<string, string> 
 }
 
 const tenantsFile = (name: string, tenants: { id: string; rate?: number }[]) => writeTenantsFile(work, name, tenants);
+
+/**
+ * A worker whose first search index create waits at the emulator's closed gate (the caller opens
+ * it), once that create is held or the worker has ended.
+ */
+async function workerHoldingFirstCreate(name: string, concurrency: number, tenantId: string): Promise<Proc> {
+  env.emu.emulator.controls.closeGate();
+  env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
+  const w = worker(name, concurrency);
+  await Promise.race([
+    env.emu.emulator.controls.heldRequests(1),
+    until(`${tenantId}'s create to be held`, () => w.code !== null, 120_000),
+  ]);
+  return w;
+}
 
 const sql = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => pg.sql<T>(text, values);
 const indexIdsInState = () => pg.indexIdsInState();
@@ -443,13 +458,7 @@ test(
     const { token: t } = freshMessagingAccount(env);
     token = t;
     await finished(fleet(["submit", tenantsFile("z1", [{ id: "z1" }])]));
-    env.emu.emulator.controls.closeGate();
-    env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
-    const w = worker("z", 1);
-    await Promise.race([
-      env.emu.emulator.controls.heldRequests(1),
-      until("z1's create to be held", () => w.code !== null, 120_000),
-    ]);
+    const w = await workerHoldingFirstCreate("z", 1, "z1");
     pg.halt();
     try {
       await until(
@@ -916,16 +925,10 @@ test(
       [JSON.stringify({ tenant: tenant("s4"), action: "destroy" })],
     );
     // s1's create waits at the gate: the worker's cancel waits for it, and the worker stays stopping.
-    env.emu.emulator.controls.closeGate();
-    env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
-    const w = worker("s", 2);
+    const w = await workerHoldingFirstCreate("s", 2, "s1");
     let stopped = false;
     const others = ["s2", "s3"];
     try {
-      await Promise.race([
-        env.emu.emulator.controls.heldRequests(1),
-        until("s1's create to be held", () => w.code !== null, 120_000),
-      ]);
       // The worker gave the earlier version's job its flag, so that a stop skips it too.
       expect(await sql("SELECT flags FROM graphile_worker.jobs WHERE key = 'tenant:s4'")).toEqual([
         { flags: { destroy: true } },

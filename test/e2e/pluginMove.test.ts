@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FlowControlKey, SearchIndex } from "../../provider";
-import { tenantProgram, type Tenant } from "../../provider/fleet/tenant";
-import { useTenantPlugin } from "../../provider/fleet/tenantResources";
+import type { Tenant } from "../../provider/fleet/tenant";
+import { tenantProgram, useTenantPlugin } from "../../provider/fleet/tenantResources";
 import { exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
 
 let env: TestEnv;

@@ -13,7 +13,8 @@ import path from "node:path";
 import { mgmtStack } from "../../provider/automation";
 import { TENANT_RUN_LOGS_MB } from "../../provider/fleet/cliLogs";
 import { converge, type RunOptions } from "../../provider/fleet/converge";
-import { TENANT_PROJECT, tenantProgram, type Tenant } from "../../provider/fleet/tenant";
+import { TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
+import { tenantProgram } from "../../provider/fleet/tenantResources";
 import { testBackend, testEnv, writes, type TestEnv } from "../support/harness";
 
 let env: TestEnv;

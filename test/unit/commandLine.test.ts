@@ -4,10 +4,11 @@
  * three-line parseArgs text, never an argument silently ignored.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseCommandLine, UsageError } from "../../provider/cli/commandLine";
+import { fleetCommandLine, fleetUsage, FLEET_COMMANDS } from "../../provider/fleet/usage";
 
 const OPTIONS = {
   "lock-wait": { type: "string" },
@@ -80,6 +81,12 @@ describe("mgmt-fleet, as a user runs it (the compiled file, no settings)", () =>
       'mgmt-fleet: --lock-wait: a value that starts with "-" is written --lock-wait=VALUE; mgmt-fleet worker --help lists what it takes',
     ],
     [["status", "--bogus"], "mgmt-fleet: unknown option --bogus; mgmt-fleet status --help lists what it takes"],
+    // Each command takes only the options its --help lists: a worker's option is not ignored by status.
+    [
+      ["status", "--lock-wait=5"],
+      "mgmt-fleet: unknown option --lock-wait; mgmt-fleet status --help lists what it takes",
+    ],
+    [["worker", "--wait"], "mgmt-fleet: unknown option --wait; mgmt-fleet worker --help lists what it takes"],
   ])("%j: one line, exit 2", (args, line) => {
     const out = fleet(...args);
     expect({ status: out.status, stderr: out.stderr, stdout: out.stdout }).toEqual({
@@ -94,5 +101,34 @@ describe("mgmt-fleet, as a user runs it (the compiled file, no settings)", () =>
     expect(out.status).toBe(2);
     expect(out.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(out.stderr).toMatch(/MGMT_BASE_URL.*PULUMI_CONFIG_PASSPHRASE.*; and --database: /);
+  });
+
+  test.each(FLEET_COMMANDS)("every option %s parses is listed by its --help, and only those", (command) => {
+    const listed = [...fleetUsage(command).matchAll(/^ {2}--([a-z-]+)/gm)].map((m) => m[1]);
+    const { options } = fleetCommandLine(command);
+    expect(Object.keys(options).sort()).toEqual([...listed, "help"].sort());
+  });
+
+  test("the commands that submit and read jobs never load the Pulumi SDK: it costs a second of CPU at each start", () => {
+    // Prints, as the process ends, the Pulumi SDK modules it loaded.
+    const probe = path.join(cwd, "probe.js");
+    writeFileSync(
+      probe,
+      `process.on("exit", () => process.stderr.write("loaded: " + Object.keys(require.cache).filter((f) => f.includes("@pulumi/pulumi")).length + "\\n"));`,
+    );
+    const loaded = (...args: string[]) =>
+      spawnSync(process.execPath, ["--require", probe, path.join(ROOT, BIN["mgmt-fleet"]), ...args], {
+        cwd,
+        env,
+        encoding: "utf8",
+        timeout: 30_000,
+      }).stderr;
+    expect(loaded("status", "--help")).toBe("loaded: 0\n");
+    // The probe sees the SDK where it is loaded.
+    const sdk = spawnSync(process.execPath, ["--require", probe, "-e", 'require("@pulumi/pulumi")'], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).stderr;
+    expect(sdk).toMatch(/^loaded: [1-9]\d*\n$/);
   });
 });
