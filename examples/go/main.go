@@ -39,17 +39,24 @@ func program(ctx *pulumi.Context) error {
 }
 
 func main() {
+	os.Exit(run())
+}
+
+// run returns the exit status, so that the deferred removal below runs before the exit.
+func run() int {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: go run . up|preview|destroy")
-		os.Exit(2)
+		return 2
 	}
 	ctx := context.Background()
 	stack, err := auto.UpsertStackInlineSource(ctx, "dev", "mgmt-go-example", program)
 	if err != nil {
 		// No passphrase or backend, a CLI that is not on PATH: the Automation API says which.
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	// An inline program's workspace is a new temporary folder per run: nothing in it outlives the run.
+	defer os.RemoveAll(stack.Workspace().WorkDir())
 	switch os.Args[1] {
 	case "up":
 		var res auto.UpResult
@@ -62,7 +69,7 @@ func main() {
 		_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stdout))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown operation %q: use up, preview or destroy\n", os.Args[1])
-		os.Exit(2)
+		return 2
 	}
 	if err != nil {
 		// The engine's own lines are in the progress above; the Automation API's error repeats them.
@@ -71,9 +78,10 @@ func main() {
 		// download and install resource plugin ...") or was told not to ("no resource plugin ...").
 		if strings.Contains(err.Error(), "resource plugin 'pulumi-resource-mgmt'") {
 			fmt.Fprintln(os.Stderr, "the mgmt plugin is not installed: run `npx pulumi-resource-mgmt install` in a project that has pulumi-mgmt, then run this again")
-			os.Exit(1)
+			return 1
 		}
 		fmt.Fprintf(os.Stderr, "%s failed: the engine's reason is above\n", os.Args[1])
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }

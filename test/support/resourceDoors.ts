@@ -74,8 +74,9 @@ export function outputOf<T>(resource: pulumi.CustomResource, key: string): pulum
 
 /** The plugin, installed into a Pulumi home of its own (the engine finds it in the plugin folder). */
 export function pluginDoor(): ResourceDoor {
-  const home = mkdtempSync(path.join(tmpdir(), "mgmt-plugin-home-"));
-  // Made when a test file is loaded, used by all its tests: gone with its Jest worker.
+  // Made when a test file is loaded, used by all its tests. In the run's folder for stacks
+  // (globalSetup.ts), which goes with the run: Jest ends its workers without an 'exit' event.
+  const home = mkdtempSync(path.join(process.env.PULUMI_MGMT_TEST_STATES ?? tmpdir(), "mgmt-plugin-home-"));
   process.once("exit", () => rmSync(home, { recursive: true, force: true }));
   installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
   return {
