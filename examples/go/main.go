@@ -49,14 +49,20 @@ func run() int {
 		return 2
 	}
 	ctx := context.Background()
-	stack, err := auto.UpsertStackInlineSource(ctx, "dev", "mgmt-go-example", program)
+	// The inline program's workspace: a temporary folder of this run's own, removed however it ends
+	// (the Automation API would make one per run and leave it).
+	workDir, err := os.MkdirTemp("", "mgmt-go-example-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(workDir)
+	stack, err := auto.UpsertStackInlineSource(ctx, "dev", "mgmt-go-example", program, auto.WorkDir(workDir))
 	if err != nil {
 		// No passphrase or backend, a CLI that is not on PATH: the Automation API says which.
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	// An inline program's workspace is a new temporary folder per run: nothing in it outlives the run.
-	defer os.RemoveAll(stack.Workspace().WorkDir())
 	switch os.Args[1] {
 	case "up":
 		var res auto.UpResult

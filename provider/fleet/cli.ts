@@ -20,7 +20,7 @@ import { settled, status, submit, type Progress, type TenantStatus } from "./que
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
 import { exitStatus, parseCommandLine, UsageError } from "../cli/commandLine";
-import { fleetCommandLine, fleetUsage, FLEET_COMMANDS, type FleetCommand } from "./usage";
+import { fleetCommandLine, fleetUsage, FLEET_COMMANDS, type FleetCommand, type OptionName } from "./usage";
 import { failureLine } from "./failureLine";
 
 function database(value: string | undefined): string {
@@ -143,8 +143,8 @@ async function main(argv: string[]): Promise<number> {
     { args: rest, allowPositionals: true, options },
     { help: `mgmt-fleet ${command} --help`, maxPositionals },
   );
-  const values = parsed as Partial<Record<string, string | boolean>>;
-  const text = (name: string): string | undefined => {
+  const values = parsed as Partial<Record<OptionName | "help", string | boolean>>;
+  const text = (name: OptionName): string | undefined => {
     const v = values[name];
     return typeof v === "string" ? v : undefined;
   };
@@ -205,7 +205,7 @@ async function main(argv: string[]): Promise<number> {
         () => database(text("database")),
       );
       // A relative folder would be resolved again by Pulumi against each tenant's project folder.
-      const workRoot = path.resolve(text("work-dir") ?? ".fleet");
+      const workRoot = path.resolve(text("work-dir")!);
       // The first signal stops taking jobs and cancels the running updates gracefully, waiting
       // for as long as the database needs to record them; a second one (or the service manager's
       // stop timeout) ends this worker's Pulumi processes and the worker at once.

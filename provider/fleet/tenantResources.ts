@@ -75,7 +75,7 @@ export async function useTenantPlugin(workspace: Workspace, workDir: string): Pr
 
 /**
  * The program of every tenant's stack: a search index and its flow control policy, through the
- * `mgmt` plugin (tenantResources.ts: the CLI must find it, tenantPluginEnv). The index is
+ * `mgmt` plugin (the CLI must find it: useTenantPlugin above). The index is
  * auto-named (`<tenant>-search-<8 hex>`): a name drawn for this resource is proof that an index
  * under it is this stack's, so a create cut short by a dead worker is imported on the next run
  * (automation/recovery.ts) instead of being refused as someone else's.

@@ -22,7 +22,7 @@ const OPTIONS = {
   },
   "work-dir": {
     help: "  --work-dir DIR       a folder per stack under DIR (default ./.fleet)",
-    parse: { type: "string" },
+    parse: { type: "string", default: ".fleet" },
   },
   "lock-wait": {
     help: `  --lock-wait SECONDS  how long a run waits for a Pulumi lock that is not a dead fleet run's
@@ -37,10 +37,13 @@ const OPTIONS = {
   },
 } as const satisfies Record<string, Option>;
 
-type OptionName = keyof typeof OPTIONS;
+export type OptionName = keyof typeof OPTIONS;
 
 type Command = {
   synopsis: string;
+  /** Its line in `mgmt-fleet --help`. */
+  summary: string;
+  /** The first line of its own --help. */
   about: string;
   /** The one positional argument it takes, if any. */
   positional?: string;
@@ -51,12 +54,14 @@ type Command = {
 const COMMANDS = {
   submit: {
     synopsis: "submit <tenants.json> [--wait]",
+    summary: "one converge job per tenant",
     about: "one converge job per tenant (a tenant still queued gets the newer desired state)",
     positional: "<tenants.json>",
     options: ["wait", "max-attempts", "database"],
   },
   worker: {
-    synopsis: "worker [--concurrency N] [--work-dir DIR]",
+    synopsis: "worker [--concurrency 4]",
+    summary: "run jobs until SIGTERM/SIGINT",
     about: "runs jobs until SIGTERM or SIGINT (running updates are cancelled gracefully)",
     options: ["concurrency", "work-dir", "lock-wait", "database"],
     notes: `  needs the service (MGMT_BASE_URL, MGMT_USERNAME, MGMT_PASSWORD, MGMT_MESSAGING_URL,
@@ -64,17 +69,20 @@ const COMMANDS = {
   },
   status: {
     synopsis: "status [--json]",
+    summary: "per tenant: state, action, attempts, duration, error",
     about: "per tenant: state, action, attempts, duration, error",
     options: ["json", "database"],
   },
   drift: {
     synopsis: "drift <tenants.json>",
+    summary: "a read-only check per tenant; exit 3 if any drifted",
     about: "a read-only check per tenant; waits, then lists what drifted (exit 3 if any did)",
     positional: "<tenants.json>",
     options: ["max-attempts", "database"],
   },
   destroy: {
     synopsis: "destroy <tenants.json> [--wait]",
+    summary: "one destroy job per tenant",
     about: "one destroy job per tenant",
     positional: "<tenants.json>",
     options: ["wait", "max-attempts", "database"],
@@ -113,7 +121,7 @@ export function fleetUsage(command?: string): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.synopsis.length)) + 2;
   return [
     "usage: mgmt-fleet <command> [options]   (mgmt-fleet <command> --help for its options)",
-    ...Object.values(COMMANDS).map((c: Command) => `  ${c.synopsis.padEnd(width)}${c.about}`),
+    ...Object.values(COMMANDS).map((c: Command) => `  ${c.synopsis.padEnd(width)}${c.summary}`),
     OPTIONS.database.help,
   ].join("\n");
 }

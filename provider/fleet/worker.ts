@@ -1,8 +1,8 @@
 /**
  * A fleet worker process's job runner (queue.ts says how the fleet's queue works): it runs each
  * job's tenant through its fence, and frees the jobs of dead workers. Apart from queue.ts, so that
- * the commands that only submit and read jobs (`mgmt-fleet submit`, `status`) never load the
- * Pulumi SDK that a run needs: a second of CPU at every start.
+ * the commands that only submit, wait for and read jobs (`mgmt-fleet submit`, `status`, `drift`,
+ * `destroy`) never load the Pulumi SDK that a run needs: a second of CPU at every start.
  */
 import { EventEmitter } from "node:events";
 import {

@@ -120,17 +120,17 @@ const tenantsFile = (name: string, tenants: { id: string; rate?: number }[]) => 
 
 /**
  * A worker whose first search index create waits at the emulator's closed gate (the caller opens
- * it), once that create is held or the worker has ended.
+ * it), and the wait for that create to be held (or the worker to end).
  */
-async function workerHoldingFirstCreate(name: string, concurrency: number, tenantId: string): Promise<Proc> {
+function workerHoldingFirstCreate(name: string, concurrency: number, tenantId: string) {
   env.emu.emulator.controls.closeGate();
   env.emu.addFault({ method: "POST", path: "^/v2/search$", hold: true });
   const w = worker(name, concurrency);
-  await Promise.race([
+  const held = Promise.race([
     env.emu.emulator.controls.heldRequests(1),
     until(`${tenantId}'s create to be held`, () => w.code !== null, 120_000),
   ]);
-  return w;
+  return { w, held };
 }
 
 const sql = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => pg.sql<T>(text, values);
@@ -458,7 +458,8 @@ test(
     const { token: t } = freshMessagingAccount(env);
     token = t;
     await finished(fleet(["submit", tenantsFile("z1", [{ id: "z1" }])]));
-    const w = await workerHoldingFirstCreate("z", 1, "z1");
+    const { w, held } = workerHoldingFirstCreate("z", 1, "z1");
+    await held;
     pg.halt();
     try {
       await until(
@@ -925,10 +926,11 @@ test(
       [JSON.stringify({ tenant: tenant("s4"), action: "destroy" })],
     );
     // s1's create waits at the gate: the worker's cancel waits for it, and the worker stays stopping.
-    const w = await workerHoldingFirstCreate("s", 2, "s1");
+    const { w, held } = workerHoldingFirstCreate("s", 2, "s1");
     let stopped = false;
     const others = ["s2", "s3"];
     try {
+      await held;
       // The worker gave the earlier version's job its flag, so that a stop skips it too.
       expect(await sql("SELECT flags FROM graphile_worker.jobs WHERE key = 'tenant:s4'")).toEqual([
         { flags: { destroy: true } },

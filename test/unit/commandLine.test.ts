@@ -87,6 +87,10 @@ describe("mgmt-fleet, as a user runs it (the compiled file, no settings)", () =>
       "mgmt-fleet: unknown option --lock-wait; mgmt-fleet status --help lists what it takes",
     ],
     [["worker", "--wait"], "mgmt-fleet: unknown option --wait; mgmt-fleet worker --help lists what it takes"],
+    [
+      ["submit", "x.json", "--max-attempts=0"],
+      'mgmt-fleet: --max-attempts: must be a whole number from 1 to 25, got "0"',
+    ],
   ])("%j: one line, exit 2", (args, line) => {
     const out = fleet(...args);
     expect({ status: out.status, stderr: out.stderr, stdout: out.stdout }).toEqual({
