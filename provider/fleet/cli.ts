@@ -187,7 +187,11 @@ async function main(argv: string[]): Promise<number> {
     }
     case "status": {
       const rows = await status(database(text("database")));
-      console.log(values.json ? JSON.stringify(rows, null, 2) : table(rows));
+      if (values.json) console.log(JSON.stringify(rows, null, 2));
+      // An empty table would leave a user who named the wrong database guessing.
+      else if (rows.length === 0)
+        console.log("no tenant in this fleet database yet: mgmt-fleet submit <tenants.json> adds them");
+      else console.log(table(rows));
       return 0;
     }
     case "worker": {

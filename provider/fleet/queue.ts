@@ -100,13 +100,16 @@ export interface TenantStatus {
 
 /** Per tenant: a job still queued or running, else the last run's result, with its action, attempts, duration and error. */
 export async function status(database: string): Promise<TenantStatus[]> {
-  await ensureFleetSchema(database);
+  // A read: it makes nothing, so a status of the wrong database leaves that database as it was.
   const client = fleetClient(database);
   await client.connect();
   try {
-    const hasQueue = (await client.query("SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS ok")).rows[0]
-      .ok as boolean;
-    const jobs = hasQueue
+    const found = (
+      await client.query<{ queue: boolean; runs: boolean }>(
+        `SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS queue, to_regclass('${FLEET_SCHEMA}.runs') IS NOT NULL AS runs`,
+      )
+    ).rows[0];
+    const jobs = found.queue
       ? (
           await client.query<
             Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & {
@@ -119,22 +122,24 @@ export async function status(database: string): Promise<TenantStatus[]> {
           )
         ).rows
       : [];
-    const runs = (
-      await client.query<{
-        stack: string;
-        action: string;
-        result: string | null;
-        error: string | null;
-        seconds: number | null;
-        attempt: number;
-        worker: string;
-        drift: TenantStatus["drift"] | null;
-        note: string | null;
-      }>(
-        `SELECT DISTINCT ON (stack) stack, action, result, error, extract(epoch FROM ended_at - started_at)::float AS seconds, attempt, worker, drift, note FROM ${FLEET_SCHEMA}.runs WHERE stack LIKE $1 ORDER BY stack, id DESC`,
-        [`${TENANT_PROJECT}/%`],
-      )
-    ).rows;
+    const runs = !found.runs
+      ? []
+      : (
+          await client.query<{
+            stack: string;
+            action: string;
+            result: string | null;
+            error: string | null;
+            seconds: number | null;
+            attempt: number;
+            worker: string;
+            drift: TenantStatus["drift"] | null;
+            note: string | null;
+          }>(
+            `SELECT DISTINCT ON (stack) stack, action, result, error, extract(epoch FROM ended_at - started_at)::float AS seconds, attempt, worker, drift, note FROM ${FLEET_SCHEMA}.runs WHERE stack LIKE $1 ORDER BY stack, id DESC`,
+            [`${TENANT_PROJECT}/%`],
+          )
+        ).rows;
     const byTenant = new Map<string, TenantStatus>();
     for (const r of runs) {
       const tenant = r.stack.slice(TENANT_PROJECT.length + 1);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { mgmtStack, PACKAGE_ROOT } from "../../provider/automation";
-import { isDead, takeFence, workerLockName } from "../../provider/fleet/fence";
+import { ensureFleetSchema, isDead, takeFence, workerLockName } from "../../provider/fleet/fence";
 import { status } from "../../provider/fleet/queue";
 import { convergeFenced } from "../../provider/fleet/fencedRun";
 import { TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
@@ -681,7 +681,7 @@ test(
     const { token: t, account } = freshMessagingAccount(env);
     token = t;
     // A run of m1's stack whose worker died: its row left open, and nobody holds its worker's lock.
-    await finished(fleet(["status"]));
+    await ensureFleetSchema(pg.url);
     await sql(
       "INSERT INTO pulumi_mgmt_fleet.runs (stack, action, worker) VALUES ('tenants/m1', 'converge', 'pool-dead-m1')",
     );
@@ -1043,7 +1043,7 @@ test("status: a job not ended yet shows its own action and its previous attempt'
   }
 });
 
-test("a fleet database that cannot be reached or has no such database: one line that names the fix, and never the URL's password", async () => {
+test("a fleet database that cannot be reached or has no such database: one line that names the fix, and never the URL's password; one with no fleet in it is told so and left as it was", async () => {
   const port = new URL(pg.url).port;
   const run = (database: string) =>
     new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -1066,4 +1066,21 @@ test("a fleet database that cannot be reached or has no such database: one line 
     code: 1,
     out: `mgmt-fleet: the fleet database: database "no_such_db" does not exist; check --database or MGMT_FLEET_DATABASE_URL\n`,
   });
+  // A database with no fleet in it (the wrong one named, say): status says so, and makes nothing there.
+  await sql("DROP DATABASE IF EXISTS no_fleet_here");
+  await sql("CREATE DATABASE no_fleet_here");
+  const empty = new URL(pg.url);
+  empty.pathname = "/no_fleet_here";
+  expect(await run(empty.toString())).toEqual({
+    code: 0,
+    out: "no tenant in this fleet database yet: mgmt-fleet submit <tenants.json> adds them\n",
+  });
+  const other = new Client({ connectionString: empty.toString() });
+  await other.connect();
+  try {
+    const schemas = await other.query("SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' ORDER BY 1");
+    expect(schemas.rows.map((r: { nspname: string }) => r.nspname)).toEqual(["information_schema", "public"]);
+  } finally {
+    await other.end();
+  }
 });
