@@ -152,16 +152,25 @@ async function main(argv: string[]): Promise<number> {
     console.log(fleetUsage(command));
     return 0;
   }
-  const maxAttempts = Number(text("max-attempts"));
-  if (values["max-attempts"] !== undefined && (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 25))
-    throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${text("max-attempts")}"`);
+  // Read by the commands that queue jobs, the ones whose options have it (usage.ts, default 5).
+  const maxAttempts = (): number => {
+    const n = Number(text("max-attempts"));
+    if (!Number.isInteger(n) || n < 1 || n > 25)
+      throw new UsageError(`--max-attempts: must be a whole number from 1 to 25, got "${text("max-attempts")}"`);
+    return n;
+  };
 
   switch (command) {
     case "submit":
     case "destroy": {
+      const attempts = maxAttempts();
       const tenants = tenantsArg(positionals[0]);
       const db = database(text("database"));
-      await submit(tenants, { database: db, action: command === "destroy" ? "destroy" : "converge", maxAttempts });
+      await submit(tenants, {
+        database: db,
+        action: command === "destroy" ? "destroy" : "converge",
+        maxAttempts: attempts,
+      });
       console.log(`submitted ${jobs(tenants.length, command === "destroy" ? "destroy job" : "converge job")}`);
       if (!values.wait) return 0;
       const rows = await settledRows(db, tenants);
@@ -169,9 +178,10 @@ async function main(argv: string[]): Promise<number> {
       return rows.some((r) => r.state === "failed") ? 1 : 0;
     }
     case "drift": {
+      const attempts = maxAttempts();
       const tenants = tenantsArg(positionals[0]);
       const db = database(text("database"));
-      await submit(tenants, { database: db, action: "drift", maxAttempts });
+      await submit(tenants, { database: db, action: "drift", maxAttempts: attempts });
       console.log(`submitted ${jobs(tenants.length, "drift check")}`);
       const rows = await settledRows(db, tenants);
       const drifted = rows.filter((r) => r.state === "drifted");

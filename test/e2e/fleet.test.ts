@@ -971,7 +971,7 @@ test(
 );
 
 test("submit --wait with no worker running says at once what it waits for, and why nothing moves; a job waiting for its retry is told apart", async () => {
-  const waiting = fleet(["submit", tenantsFile("nw1", [{ id: "nw1" }]), "--wait"]);
+  const waiting = fleet(["submit", tenantsFile("nw1", [{ id: "nw1" }]), "--wait", "--max-attempts", "3"]);
   try {
     await until(
       "the first progress line",
@@ -982,7 +982,10 @@ test("submit --wait with no worker running says at once what it waits for, and w
       30_000,
     );
     // A job that ran and waits out its retry's backoff is not one that never started.
-    const [{ id }] = await sql<{ id: string }>("SELECT id FROM graphile_worker.jobs WHERE key = 'tenant:nw1'");
+    const [{ id, max_attempts }] = await sql<{ id: string; max_attempts: number }>(
+      "SELECT id, max_attempts FROM graphile_worker.jobs WHERE key = 'tenant:nw1'",
+    );
+    expect(max_attempts).toBe(3);
     await sql(
       "SELECT graphile_worker.reschedule_jobs(ARRAY[$1::bigint], run_at := now() + interval '1 hour', attempts := 1)",
       [id],
@@ -1023,6 +1026,10 @@ test("status: a job not ended yet shows its own action and its previous attempt'
   );
   await finished(fleet(["destroy", tenantsFile("st1", [{ id: "st1" }])]));
   try {
+    // Without --max-attempts, the documented 5 (graphile-worker's own default is 25).
+    expect(await sql("SELECT max_attempts FROM graphile_worker.jobs WHERE key = 'tenant:st1'")).toEqual([
+      { max_attempts: 5 },
+    ]);
     expect((await statusRows()).find((r) => r.tenant === "st1")).toEqual({
       tenant: "st1",
       state: "queued",
