@@ -16,6 +16,8 @@ export function workspaceGoEnv(): NodeJS.ProcessEnv {
     GOFLAGS: "",
     GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? "local",
     GONOSUMDB: "github.com/pulumi",
+    // As the scripts build (scripts/ensure-pulumi.sh): Go's compiler collects less often.
+    GOGC: process.env.GOGC ?? "400",
   };
 }
 
