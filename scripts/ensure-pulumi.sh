@@ -17,10 +17,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 log() { printf '[ensure-pulumi] %s\n' "$*" >&2; }
 die() { printf '[ensure-pulumi] error: %s\n' "$*" >&2; exit 1; }
-# Go's compiler and linker collect their garbage a quarter as often as by default (a GOGC the user
-# set wins): a build from an empty cache takes about a sixth less time on 2 cores, for more memory
-# (docs/testing.md, "The suite's time").
-export GOGC=${GOGC:-400}
+# GOGC, and the Go environment of a workspace or a module build (go-env.sh).
+. "$here/scripts/go-env.sh"
 
 # PULUMI_MGMT_SDK_DIR: the @pulumi/pulumi to match instead of this package's (the version matrix
 # builds one CLI per SDK version a user's project may have).
@@ -55,12 +53,8 @@ if [ -z "$version" ]; then
   fi
 fi
 in_workspace() { [ -n "$workspace_version" ] && [ "$version" = "$workspace_version" ]; }
-# Go in the workspace: its pins, no -mod=mod (which workspace mode refuses), every build -trimpath
-# (the build cache is shared only between builds with the same flags).
-workspace_go_env() {
-  export GOWORK="$here/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
-  export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi"
-}
+# Every build in the workspace is -trimpath: the build cache is shared only between builds with
+# the same flags.
 
 # 1. A CLI the user already has.
 if [ "${PULUMI_MGMT_IGNORE_PATH_CLI:-}" != "1" ] && command -v pulumi >/dev/null 2>&1; then
@@ -91,7 +85,7 @@ install_plugin_script() {
 langhost_sum() { cat "$here/scripts/langhost/main.go" "$here/scripts/langhost/go.mod" | sha256sum | cut -c1-16; }
 build_langhost() { # $1: the folder to put pulumi-language-nodejs in
   if in_workspace; then
-    (workspace_go_env && cd "$here/scripts/langhost" \
+    (workspace_go_env "$here" && cd "$here/scripts/langhost" \
       && go build -trimpath -ldflags "-s -w -X main.version=v$version" -o "$1/pulumi-language-nodejs" . >&2) || return 1
     langhost_sum > "$1/.langhost-source"
     return 0
@@ -116,7 +110,7 @@ if [ -x "$dest/pulumi" ] && [ -x "$dest/pulumi-language-nodejs" ]; then
   [ -x "$dest/pulumi-resource-pulumi-nodejs" ] || install_plugin_script
   if is_fallback_host "$dest/pulumi-language-nodejs" && [ "$(cat "$dest/.langhost-source" 2>/dev/null)" != "$(langhost_sum)" ]; then
     log "scripts/langhost changed since the cached build: rebuilding the language host"
-    in_workspace || export GOWORK=off GOFLAGS="-mod=mod" GOTOOLCHAIN=${GOTOOLCHAIN:-local} GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
+    in_workspace || module_go_env github.com/pulumi/pulumi
     build_langhost "$dest" || die "could not rebuild scripts/langhost (see above)"
   fi
   log "using cached pulumi v$version ($dest)"
@@ -135,7 +129,7 @@ ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$ve
 if in_workspace; then
   log "building pulumi v$version and scripts/langhost from this checkout's Go workspace (go.work; first run only: about 1.5 GB of Go modules and several minutes)"
   rm -rf "$dest.partial" && mkdir -p "$dest.partial"
-  (workspace_go_env && cd "$here/scripts/gotools" \
+  (workspace_go_env "$here" && cd "$here/scripts/gotools" \
     && go build -trimpath -ldflags "$ldflags" -o "$dest.partial/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2) \
     || die "could not build pulumi v$version (see above)"
   build_langhost "$dest.partial" || die "could not compile scripts/langhost (see above)"
@@ -151,12 +145,7 @@ log "building pulumi v$version and pulumi-language-nodejs from Go modules (first
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Outside the workspace: a module of its own, even when run from a checkout's node_modules.
-export GOWORK=off
-export GOFLAGS="-mod=mod"
-export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
-# The checksum database does not answer for every pulumi module through the registry mirror;
-# the modules still come over TLS from the module proxy.
-export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi"
+module_go_env github.com/pulumi/pulumi
 json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o&&o[k],JSON.parse(s));process.stdout.write(v==null?"":String(v))})' "$1"; }
 
 # Non-local `replace` lines of a go.mod (local ones point into the pulumi repository itself).

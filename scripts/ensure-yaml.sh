@@ -26,10 +26,8 @@ module=github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
 
 log() { printf '[ensure-yaml] %s\n' "$*" >&2; }
 die() { printf '[ensure-yaml] error: %s\n' "$*" >&2; exit 1; }
-# Go's compiler and linker collect their garbage a quarter as often as by default (a GOGC the user
-# set wins): a build from an empty cache takes about a sixth less time on 2 cores, for more memory
-# (docs/testing.md, "The suite's time").
-export GOGC=${GOGC:-400}
+# GOGC, and the Go environment of a workspace or a module build (go-env.sh).
+. "$here/scripts/go-env.sh"
 
 if [ -x "$cli_dir/pulumi-language-yaml" ]; then
   log "using pulumi-language-yaml beside the CLI ($cli_dir)"
@@ -60,16 +58,14 @@ rm -rf "$dest.partial"
 mkdir -p "$dest.partial"
 if [ -n "$pinned" ] && [ "$version" = "$pinned" ]; then
   log "building pulumi-language-yaml $version in this checkout's Go workspace (first run only; about half a minute after the CLI's build)"
-  (cd "$here/scripts/gotools" && GOWORK="$here/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local} \
-    GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi" \
-    go build -trimpath -ldflags "-s -w" -o "$dest.partial/pulumi-language-yaml" "$module" >&2) \
+  (workspace_go_env "$here" && cd "$here/scripts/gotools" \
+    && go build -trimpath -ldflags "-s -w" -o "$dest.partial/pulumi-language-yaml" "$module" >&2) \
     || die "could not build $module@$version (see above)"
 else
   log "building pulumi-language-yaml $version from Go modules (first run only; about three minutes on 2 cores)"
   # `go install module@version` builds with the module's own go.mod, as its release does.
-  GOBIN="$dest.partial" GOWORK=off GOFLAGS="-mod=mod" GOTOOLCHAIN=${GOTOOLCHAIN:-local} \
-    GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi/pulumi,github.com/pulumi/pulumi-yaml" \
-    go install -trimpath -ldflags "-s -w" "$module@$version" >&2 \
+  (module_go_env github.com/pulumi/pulumi,github.com/pulumi/pulumi-yaml \
+    && GOBIN="$dest.partial" go install -trimpath -ldflags "-s -w" "$module@$version" >&2) \
     || die "could not build $module@$version (see above)"
 fi
 rm -rf "$dest"

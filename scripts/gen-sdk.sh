@@ -12,10 +12,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 log() { echo "[gen-sdk] $*" >&2; }
 die() { log "$*"; exit 1; }
-# Go's compiler and linker collect their garbage a quarter as often as by default (a GOGC the user
-# set wins): a build from an empty cache takes about a sixth less time on 2 cores, for more memory
-# (docs/testing.md, "The suite's time").
-export GOGC=${GOGC:-400}
+# GOGC, and the Go environment of the workspace (go-env.sh).
+. "$here/scripts/go-env.sh"
 
 out="$here/sdk"
 while [ $# -gt 0 ]; do
@@ -38,9 +36,8 @@ bin="${PULUMI_MGMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-mgmt}/codegen-$
 if [ ! -x "$bin/codegen" ] || [ ! -x "$bin/codegen-dotnet" ]; then
   log "building the SDK generators (scripts/codegen; first run only, seconds after the CLI's build) into $bin"
   # In the repository's Go workspace (go.work), as scripts/ensure-pulumi.sh builds the CLI: the
-  # same module graph and flags, so the build reuses what the CLI's compiled; the checksum
-  # database skipped for pulumi's modules (it does not answer for all of them through the mirror).
-  export GOWORK="$here/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local} GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi"
+  # same module graph and flags, so the build reuses what the CLI's compiled.
+  workspace_go_env "$here"
   mkdir -p "$bin.partial"
   (cd "$here/scripts/codegen" && go build -trimpath -o "$bin.partial/codegen" .) || die "could not build scripts/codegen (see above)"
   (cd "$here/scripts/codegen/dotnet" && go build -trimpath -o "$bin.partial/codegen-dotnet" .) \

@@ -8,17 +8,17 @@ import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** The environment of a Go command in the workspace: no -mod=mod (workspace mode refuses it), Pulumi's checksums skipped. */
+let workspaceVars: Record<string, string> | undefined;
+
+/** The environment of a Go command in the workspace, as scripts/go-env.sh (what the scripts source) gives it. */
 export function workspaceGoEnv(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    GOWORK: path.join(ROOT, "go.work"),
-    GOFLAGS: "",
-    GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? "local",
-    GONOSUMDB: "github.com/pulumi",
-    // As the scripts build (scripts/ensure-pulumi.sh): Go's compiler collects less often.
-    GOGC: process.env.GOGC ?? "400",
-  };
+  workspaceVars ??= Object.fromEntries(
+    execFileSync("bash", [path.join(ROOT, "scripts/go-env.sh"), "--workspace", ROOT], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.includes("="))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+  return { ...process.env, ...workspaceVars };
 }
 
 /** `go build -trimpath <args>` in `dir` (a module of the workspace); its errors on stderr. */

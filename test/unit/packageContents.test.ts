@@ -23,7 +23,7 @@ test("npm pack contains only what a user needs", () => {
     /^LICENSE$/,
     /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/,
     /^dist\/provider\/plugin\/THIRD_PARTY_LICENSES\.txt$/,
-    /^scripts\/ensure-pulumi\.sh$/,
+    /^scripts\/(ensure-pulumi|go-env)\.sh$/,
     /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/,
     /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/,
   ];
@@ -31,6 +31,9 @@ test("npm pack contains only what a user needs", () => {
   // What state and programs load by name must be there.
   for (const must of [
     "LICENSE",
+    // ensure-pulumi.sh, which the package runs to build a CLI, sources it.
+    "scripts/ensure-pulumi.sh",
+    "scripts/go-env.sh",
     "dist/provider/cli/template.js",
     "examples/new-project/Pulumi.yaml",
     "dist/provider/index.js",
