@@ -3,7 +3,6 @@
 # the compiled package, the package resolvable by its own name, and a Pulumi CLI.
 #   --typecheck  also type-check the tests (what `npm test` wants)
 #   --yaml       also Pulumi's YAML language host beside the CLI (the plugin's YAML proof)
-#   --no-cli     the TypeScript steps only (.ci/run runs them while Go compiles the CLI)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -55,8 +54,6 @@ if [[ " $* " == *" --typecheck "* ]]; then
     echo "$typecheck_hash" > "$stamps/typechecked"
   fi
 fi
-
-[[ " $* " == *" --no-cli "* ]] && exit 0
 
 bin=$(bash scripts/ensure-pulumi.sh | tail -n 1)
 echo "$bin" > "$stamps/cli-dir"
