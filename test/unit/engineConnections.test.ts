@@ -43,6 +43,13 @@ function ping(client: InstanceType<typeof Client>): Promise<string> {
   );
 }
 
+/**
+ * The reconnect backoff a failed connection waits out before it tries again: a minute here, where
+ * the SDK's is grpc-js's default (1 s, give or take a fifth), so that on a busy machine the next
+ * run's call cannot come after it and pass by luck (seen once: "ok" on a bare CI machine).
+ */
+const LONG_BACKOFF = { "grpc.initial_reconnect_backoff_ms": 60_000, "grpc.max_reconnect_backoff_ms": 60_000 };
+
 /** One run's engine on a port, a late call after it is gone, then the next run's engine on the same port. */
 async function nextRunOnTheSamePort(options: () => Record<string, unknown>): Promise<string> {
   const [first, port] = await serve(0);
@@ -51,23 +58,29 @@ async function nextRunOnTheSamePort(options: () => Record<string, unknown>): Pro
   first.forceShutdown();
   expect(await ping(previous)).toMatch(/UNAVAILABLE/);
   const [second] = await serve(port);
+  const next = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), options());
   try {
-    return await ping(new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), options()));
+    return await ping(next);
   } finally {
     second.forceShutdown();
     previous.close();
+    next.close();
   }
 }
 
 test("with shared connections, the next run's first call fails (the hazard is real)", async () => {
   expect(
-    await nextRunOnTheSamePort(() => ({ ...settings.grpcClientOptions, "grpc.use_local_subchannel_pool": 0 })),
+    await nextRunOnTheSamePort(() => ({
+      ...settings.grpcClientOptions,
+      "grpc.use_local_subchannel_pool": 0,
+      ...LONG_BACKOFF,
+    })),
   ).toMatch(/UNAVAILABLE: No connection established/);
 });
 
 test("after isolateEngineConnections, the SDK's client options give each client its own connections", async () => {
   expect(isolateEngineConnections()).toBe(true);
-  expect(await nextRunOnTheSamePort(() => settings.grpcClientOptions)).toBe("ok");
+  expect(await nextRunOnTheSamePort(() => ({ ...settings.grpcClientOptions, ...LONG_BACKOFF }))).toBe("ok");
 });
 
 test("mgmtStack applies it for inline programs", async () => {
