@@ -1016,7 +1016,7 @@ test("submit --wait with no worker running says at once what it waits for, and w
 
 test("status: a job not ended yet shows its own action and its previous attempt's error, never the tenant's last run's result, error or duration", async () => {
   // The tenant's last run failed; a destroy job is then submitted and, later, waits for a retry.
-  await statusRows(); // makes the fleet's tables when this test runs alone
+  await ensureFleetSchema(pg.url); // the fleet's tables, when this test runs alone (`status` makes none)
   await sql(
     "INSERT INTO pulumi_mgmt_fleet.runs (stack, action, worker, started_at, ended_at, result, error) VALUES ('tenants/st1', 'converge', 'w', now() - interval '9 seconds', now(), 'failed', 'the converge that failed before')",
   );
