@@ -52,9 +52,9 @@ if [ -z "$version" ]; then
     version=$sdk_version
   fi
 fi
+# In the workspace every build is -trimpath: the build cache is shared only between builds with the
+# same flags.
 in_workspace() { [ -n "$workspace_version" ] && [ "$version" = "$workspace_version" ]; }
-# Every build in the workspace is -trimpath: the build cache is shared only between builds with
-# the same flags.
 
 # 1. A CLI the user already has.
 if [ "${PULUMI_MGMT_IGNORE_PATH_CLI:-}" != "1" ] && command -v pulumi >/dev/null 2>&1; then
@@ -121,7 +121,7 @@ fi
 # 3. Build from Go modules.
 command -v go >/dev/null 2>&1 || die "no Pulumi CLI found and no Go toolchain to build one.
   Install the Pulumi CLI (https://www.pulumi.com/docs/install/) at version $want_minor or newer and put it on PATH,
-  or install Go 1.24+ so this script can build pulumi v$version from Go modules."
+  or install Go 1.25+ so this script can build pulumi v$version from Go modules."
 
 # The version variable lives in sdk/ since 3.1xx and in pkg/ before; -X on a missing one is ignored.
 ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version -X github.com/pulumi/pulumi/pkg/v3/version.Version=v$version"

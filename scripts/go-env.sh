@@ -15,7 +15,9 @@ export GOGC=${GOGC:-400}
 # answer for every pulumi module through the registry mirror; the modules still come over TLS from
 # the module proxy.
 workspace_go_env() {
-  export GOWORK="$1/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
+  local root
+  root=$(cd "$1" && pwd) || return 1 # Go takes only an absolute GOWORK
+  export GOWORK="$root/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
   export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi"
 }
 

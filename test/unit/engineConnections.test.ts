@@ -1,8 +1,9 @@
 /**
  * The hazard engineConnections.ts removes, reproduced with the SDK's own gRPC library and client
- * options: a finished run's client calls its gone engine (its connection to that address goes
- * into reconnect backoff), the OS gives the same port to the next run's engine, and that run's
- * first call fails. In the Automation API that failure makes a program silently declare nothing.
+ * options (with a longer reconnect backoff, LONG_BACKOFF): a finished run's client calls its gone
+ * engine (its connection to that address goes into reconnect backoff), the OS gives the same port
+ * to the next run's engine, and that run's first call fails. In the Automation API that failure
+ * makes a program silently declare nothing.
  */
 import path from "node:path";
 import { isolateEngineConnections } from "../../provider/automation/engineConnections";
@@ -60,6 +61,8 @@ async function nextRunOnTheSamePort(options: () => Record<string, unknown>): Pro
   const [second] = await serve(port);
   const next = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), options());
   try {
+    // The gone engine's connection waits out its backoff (without it, the next call's answer proves nothing).
+    expect(await ping(previous)).toMatch(/UNAVAILABLE: No connection established/);
     return await ping(next);
   } finally {
     second.forceShutdown();
