@@ -16,7 +16,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 log() { printf '[ensure-pulumi] %s\n' "$*" >&2; }
-die() { printf '[ensure-pulumi] error: %s\n' "$*" >&2; exit 1; }
+# A caller that reports the failure itself (provider/automation/cli.ts: one line, as its own error)
+# sets PULUMI_MGMT_ERROR_TO_STDOUT and reads the reason from stdout's last line.
+die() {
+  if [ -n "${PULUMI_MGMT_ERROR_TO_STDOUT:-}" ]; then printf '%s\n' "$*"; else printf '[ensure-pulumi] error: %s\n' "$*" >&2; fi
+  exit 1
+}
 # GOGC, and the Go environment of a workspace or a module build (go-env.sh).
 . "$here/scripts/go-env.sh"
 
@@ -119,9 +124,7 @@ if [ -x "$dest/pulumi" ] && [ -x "$dest/pulumi-language-nodejs" ]; then
 fi
 
 # 3. Build from Go modules.
-command -v go >/dev/null 2>&1 || die "no Pulumi CLI found and no Go toolchain to build one.
-  Install the Pulumi CLI (https://www.pulumi.com/docs/install/) at version $want_minor or newer and put it on PATH,
-  or install Go 1.25+ so this script can build pulumi v$version from Go modules."
+command -v go >/dev/null 2>&1 || die "no Pulumi CLI found and no Go toolchain to build one: install the Pulumi CLI $want_minor or newer on PATH (https://www.pulumi.com/docs/install/), or Go 1.25+ to build pulumi v$version from Go modules"
 
 # The version variable lives in sdk/ since 3.1xx and in pkg/ before; -X on a missing one is ignored.
 ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version -X github.com/pulumi/pulumi/pkg/v3/version.Version=v$version"

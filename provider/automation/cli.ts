@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
-import { InternalError } from "../userError";
+import { InternalError, UserError } from "../userError";
 
 /** The root of the installed pulumi-mgmt package (this repository when developing). */
 export const PACKAGE_ROOT = packageRoot(__dirname);
@@ -36,10 +36,27 @@ function findCliDir(): string {
     const dir = readFileSync(recorded, "utf8").trim();
     if (existsSync(path.join(dir, "pulumi"))) return dir;
   }
-  const out = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  return ensurePulumi();
+}
+
+/**
+ * Runs scripts/ensure-pulumi.sh (its progress on stderr, live: a build takes minutes) and returns
+ * the CLI's folder. When it fails, its reason is this error's one line, not a command line and
+ * the script's own text besides.
+ */
+export function ensurePulumi(env: NodeJS.ProcessEnv = process.env): string {
+  let out: string;
+  try {
+    out = execFileSync("bash", [path.join(PACKAGE_ROOT, "scripts/ensure-pulumi.sh")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...env, PULUMI_MGMT_ERROR_TO_STDOUT: "1" },
+    });
+  } catch (err) {
+    const said = (err as { stdout?: unknown }).stdout;
+    const reason = typeof said === "string" ? said.trim().split("\n").pop() : undefined;
+    throw new UserError(`no Pulumi CLI for pulumi-mgmt: ${reason || "scripts/ensure-pulumi.sh failed (see above)"}`);
+  }
   return out.trim().split("\n").pop()!;
 }
 
