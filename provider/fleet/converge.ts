@@ -9,6 +9,7 @@ import path from "node:path";
 import { ConcurrentUpdateError, StackNotFoundError, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { mgmtEnv, mgmtStack, type MgmtConfig } from "../automation/stack";
 import { recoverPendingCreates } from "../automation/recovery";
+import { createEmptyStack } from "./diyBackend";
 import { forgetStack, isKnownStack, markStackKnown } from "./knownStacks";
 import { tenantRunLogCap } from "./cliLogs";
 import { alive } from "./processes";
@@ -227,10 +228,18 @@ export async function converge(
   const cancelled = (attempts: number) =>
     done({ status: "cancelled", attempts, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
   let known = o.stackExists === true || isKnownStack(workDir, o.backendUrl, t.id);
+  // A stack not known to exist is made here, where the backend's layout is known (diyBackend.ts):
+  // a new tenant's run then starts one CLI (its operation), not two (`stack select --create` first).
+  // Tried once: a stack found missing after that is selected or created by the CLI.
+  let madeHere = false;
   for (let attempt = 1; ; attempt++) {
     // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
     if (o.signal.aborted) return cancelled(attempt);
     try {
+      if (!known && !madeHere) {
+        madeHere = true;
+        known = (await createEmptyStack(o.backendUrl, TENANT_PROJECT, t.id)) !== "not-here";
+      }
       // The service's settings reach the plugin as environment variables, not as the stack's
       // config: the same for every tenant, and one CLI command per run (config set-all) fewer.
       // Pulumi's log folder stays small, or every CLI start lists a growing folder (cliLogs.ts).

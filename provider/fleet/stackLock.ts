@@ -13,6 +13,7 @@
 import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { postgresFileText } from "./diyBackend";
 import { abortableSleep, fleetClient } from "./fence";
 import { seconds } from "./liveness";
 
@@ -24,9 +25,6 @@ const LockContent = z.object({
   timestamp: z.string(),
 });
 export type LockHolder = z.infer<typeof LockContent>;
-
-/** The postgres:// backend keeps every file as a row whose data is {"data": "<base64 of its bytes>"}. */
-const PostgresFile = z.object({ data: z.string() });
 
 export interface StackLock {
   /** Where the lock is: the row's key, or the file's path. */
@@ -64,15 +62,7 @@ export async function readStackLocks(
         "SELECT key, data FROM pulumi_state WHERE key LIKE $1",
         [`%.pulumi/locks/%/${project}/${stack}/%.json`],
       );
-      return rows.map((r) =>
-        parse(
-          r.key,
-          Buffer.from(
-            PostgresFile.parse(typeof r.data === "string" ? JSON.parse(r.data) : r.data).data,
-            "base64",
-          ).toString("utf8"),
-        ),
-      );
+      return rows.map((r) => parse(r.key, postgresFileText(r.data)));
     } finally {
       await client.end().catch(() => undefined);
     }

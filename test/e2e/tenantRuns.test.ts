@@ -1,9 +1,10 @@
 /**
  * What one tenant's run costs and keeps, through the real engine (fleet/converge.ts, as the fleet
  * and the driver run it): every CLI start is about 0.4 s of CPU before it does anything, so a
- * run starts as few as it can. A new tenant: one command selects or creates its stack (`stack
- * select --create`), then `up`; a tenant this work folder has run, or whose stack the fleet's run
- * records say exists (fence.ts): `up` alone (knownStacks.ts).
+ * run starts as few as it can. A new tenant: its empty stack is written into the backend
+ * (diyBackend.ts), then `up`; only the first stack of a backend no CLI has opened yet is made by
+ * the CLI (`stack select --create`), which lays the backend out. A tenant this work folder has
+ * run, or whose stack the fleet's run records say exists (fence.ts): `up` alone (knownStacks.ts).
  * The service's settings reach the plugin as environment variables: nothing of them is written
  * into the stack's config or its state, and a stack that recorded them (an earlier version) has
  * them dropped once. A stack removed elsewhere since is selected or created again.
@@ -107,20 +108,17 @@ const stacksDir = (backendDir: string) => path.join(backendDir, ".pulumi", "stac
 beforeEach(() => {
   env.emu.emulator.reset();
   const messaging = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
-  env.emu.emulator.data.accounts.find((a) => a.record.id === messaging.id)!.keys.acme = {
-    waitListSize: 0,
-    paused: false,
-    rateResets: 0,
-  };
+  const keys = env.emu.emulator.data.accounts.find((a) => a.record.id === messaging.id)!.keys;
+  for (const key of ["acme", "globex"]) keys[key] = { waitListSize: 0, paused: false, rateResets: 0 };
 });
 
-test("a new tenant's run starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small; an index deleted elsewhere is drift", async () => {
+test("the first tenant of a new backend starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small; an index deleted elsewhere is drift", async () => {
   const r = runs();
   // A log folder over the tenants' cap (cliLogs.ts), which Pulumi's own rotation (500 MB) would
   // keep: the run's CLIs bring it under the cap, and each of them still writes its log there.
   fillLogs(r.logsDir, TENANT_RUN_LOGS_MB + 16);
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
-  expect(r.clis()).toBe(2); // stack select --create, up
+  expect(r.clis()).toBe(2); // stack select --create (the backend's first stack), up
   expect(folderMB(r.logsDir)).toBeLessThan(TENANT_RUN_LOGS_MB + 1);
   expect(readdirSync(r.logsDir).filter((f) => !f.endsWith("-filler.log")).length).toBeGreaterThanOrEqual(2);
   rmSync(r.logsDir, { recursive: true });
@@ -153,10 +151,17 @@ test("a new tenant's run starts two CLI commands, a known one's one; the setting
   expect(await env.client.searchIndexes.list()).toEqual([]);
 });
 
-test("a stack the fleet's records say exists is run with no select in a new folder; one removed elsewhere since is selected or created again; one that recorded the settings has them dropped once", async () => {
+test("a new tenant's run starts one CLI command; a stack the fleet's records say exists is run with no select in a new folder; one removed elsewhere since is made again; one that recorded the settings has them dropped once", async () => {
   const r = runs();
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
   r.clis();
+  // The backend has its layout now: a new tenant's stack is written there, and `up` is its one CLI.
+  const globex: Tenant = { ...tenant, id: "globex", flowControlKey: "globex" };
+  expect(await converge(globex, r.options("converge"))).toMatchObject({ status: "created" });
+  expect(r.clis()).toBe(1); // up
+  expect(readFileSync(path.join(stacksDir(r.backend.backendDir), "globex.json"), "utf8")).toMatch(
+    /"secrets_providers":\{"type":"passphrase"/,
+  );
   // Another machine's folder, which never ran the tenant, told by the run records that its stack exists.
   const anotherMachine = {
     ...r.options("converge"),
@@ -170,9 +175,9 @@ test("a stack the fleet's records say exists is run with no select in a new fold
   expect(await converge(tenant, elsewhere)).toMatchObject({ status: "destroyed" });
   r.clis();
 
-  // This folder still takes the stack for known: its up finds none, and the run selects or creates it.
+  // This folder still takes the stack for known: its up finds none, and the run makes it again.
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
-  expect(r.clis()).toBe(3); // up (no such stack), stack select --create, up
+  expect(r.clis()).toBe(2); // up (no such stack), up
 
   // A stack whose config holds the settings, as an earlier version wrote them: dropped once, so
   // that a recorded old password no longer wins over the fleet's.

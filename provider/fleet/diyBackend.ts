@@ -1,0 +1,105 @@
+/**
+ * Where Pulumi's self-managed ("DIY") backend keeps its files, for the two backends a fleet runs
+ * on: a folder (file://) or the rows of the table `pulumi_state` (postgres://), each file's bytes
+ * as `{"data": "<base64>"}` under its path, prefixed by the URL's path (the database's name, as
+ * the CLI's bucket is: pkg/backend/diy/backend.go, pkg/backend/diy/postgres/bucket.go).
+ *
+ * Read for the stack locks (stackLock.ts), and written for one thing only: a new tenant's empty
+ * stack (createEmptyStack), which saves a whole CLI start and passphrase key derivation per new
+ * tenant. Everything else in the backend is written by the CLI.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { fleetClient } from "./fence";
+
+/** A postgres:// backend's file: its bytes in base64. */
+const PostgresFile = z.object({ data: z.string() });
+
+/** The text of a postgres:// backend's row (node-postgres gives a JSON column parsed; a text one is parsed here). */
+export function postgresFileText(data: unknown): string {
+  return Buffer.from(PostgresFile.parse(typeof data === "string" ? JSON.parse(data) : data).data, "base64").toString(
+    "utf8",
+  );
+}
+
+const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
+/**
+ * The prefix of every key of a postgres:// backend: the URL's path and a slash (`pulumi/` for
+ * `postgres://host/pulumi`); undefined for a backend whose rows are not in `pulumi_state` (a
+ * `table` parameter names another, which this module does not read or write).
+ */
+function postgresKeyPrefix(url: string): string | undefined {
+  const u = new URL(url);
+  if (u.searchParams.has("table")) return undefined;
+  const dir = decodeURIComponent(u.pathname).replace(/^\/+/, "");
+  return dir === "" || dir.endsWith("/") ? dir : `${dir}/`;
+}
+
+/** The stack's checkpoint as `pulumi stack init` first writes it (the DIY backend's CreateStack): no deployment yet. */
+const emptyCheckpoint = (project: string, stack: string) =>
+  JSON.stringify({ version: 0, checkpoint: { stack: `organization/${project}/${stack}` } });
+
+/** Project-scoped layout: what Pulumi writes in `.pulumi/meta.yaml` of a backend it laid out by project (its version 1). */
+const PROJECT_LAYOUT = /^version:\s*1\s*$/m;
+
+export type EmptyStackResult = "created" | "exists" | "not-here";
+
+/**
+ * Makes a stack with no deployment, as `pulumi stack init` does, without a CLI; the first `up`
+ * gives it its secrets provider and encryption salt, as it does for a stack whose settings file
+ * is missing. Never overwrites: a stack already there, in any of the CLI's compressions, is
+ * "exists", and the write itself is create-only. "not-here" when this module does not know the
+ * backend's layout (another backend, another table, a backend no CLI has opened yet or one laid out
+ * the legacy way): the caller has the CLI create the stack, which decides the layout.
+ *
+ * The project and stack must be names the CLI stores as they are (`tenants`, and the fleet's
+ * tenant ids: lowercase letters, digits and '-').
+ */
+export async function createEmptyStack(backendUrl: string, project: string, stack: string): Promise<EmptyStackResult> {
+  const base = `.pulumi/stacks/${project}/${stack}.json`;
+  const variants = [base, `${base}.gz`, `${base}.zst`];
+  const body = emptyCheckpoint(project, stack);
+  if (backendUrl.startsWith("file://")) {
+    const root = backendUrl.slice("file://".length).replace(/\?.*$/, "");
+    let meta: string;
+    try {
+      meta = readFileSync(path.join(root, ".pulumi/meta.yaml"), "utf8");
+    } catch {
+      return "not-here";
+    }
+    if (!PROJECT_LAYOUT.test(meta)) return "not-here";
+    if (variants.some((key) => existsSync(path.join(root, key)))) return "exists";
+    mkdirSync(path.dirname(path.join(root, base)), { recursive: true });
+    try {
+      writeFileSync(path.join(root, base), body, { flag: "wx" });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return "exists";
+      throw err;
+    }
+    return "created";
+  }
+  if (!isPostgres(backendUrl)) return "not-here";
+  const prefix = postgresKeyPrefix(backendUrl);
+  if (prefix === undefined) return "not-here";
+  const client = fleetClient(backendUrl);
+  await client.connect();
+  try {
+    if (!(await client.query("SELECT to_regclass('pulumi_state') IS NOT NULL AS ok")).rows[0].ok) return "not-here";
+    const { rows } = await client.query<{ key: string; data: unknown }>(
+      "SELECT key, data FROM pulumi_state WHERE key = ANY($1)",
+      [[`${prefix}.pulumi/meta.yaml`, ...variants.map((key) => prefix + key)]],
+    );
+    const meta = rows.find((r) => r.key === `${prefix}.pulumi/meta.yaml`);
+    if (!meta || !PROJECT_LAYOUT.test(postgresFileText(meta.data))) return "not-here";
+    if (rows.length > 1) return "exists";
+    const inserted = await client.query(
+      "INSERT INTO pulumi_state (key, data) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+      [prefix + base, JSON.stringify({ data: Buffer.from(body).toString("base64") })],
+    );
+    return inserted.rowCount === 1 ? "created" : "exists";
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
