@@ -174,7 +174,7 @@ export async function status(database: string): Promise<TenantStatus[]> {
       byTenant.set(tenant, {
         ...(failedForGood ? last : undefined),
         tenant,
-        action: Object.keys(j.flags ?? {})[0] ?? (j.key?.startsWith("drift:") ? "drift" : undefined),
+        action: Object.keys(j.flags ?? {})[0],
         state: failedForGood ? "failed" : j.locked_by ? "running" : "queued",
         attempts: j.attempts,
         ...(j.last_error ? { error: j.last_error.split("\n")[0] } : {}),

@@ -142,16 +142,6 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     forbiddenFlags: () => (stopping.signal.aborted ? [...ACTIONS] : null),
   });
   const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
-  // Jobs queued by a version that set no flags get their action's: a stopping worker skips jobs by
-  // it (forbiddenFlags above), and would otherwise take and hand back theirs, spending attempts.
-  await utils.withPgClient((client) =>
-    client.query(
-      `UPDATE graphile_worker._private_jobs AS j SET flags = jsonb_build_object(j.payload->>'action', true)
-         FROM graphile_worker._private_tasks AS t
-        WHERE j.task_id = t.id AND t.identifier = $1 AND j.flags IS NULL AND j.payload->>'action' = ANY($2)`,
-      [TASK, [...ACTIONS]],
-    ),
-  );
   // One look at a time: confirming a worker dead takes longer than the interval (fence.ts, isDead).
   let reaping: Promise<void> | undefined;
   const reaper = setInterval(() => {
