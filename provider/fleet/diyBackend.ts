@@ -63,6 +63,8 @@ export async function createEmptyStack(backendUrl: string, project: string, stac
   const body = emptyCheckpoint(project, stack);
   if (backendUrl.startsWith("file://")) {
     const root = backendUrl.slice("file://".length).replace(/\?.*$/, "");
+    // A relative folder is the CLI's to resolve (against its own working directory, not this process's).
+    if (!path.isAbsolute(root)) return "not-here";
     let meta: string;
     try {
       meta = readFileSync(path.join(root, ".pulumi/meta.yaml"), "utf8");

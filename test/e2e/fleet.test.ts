@@ -864,6 +864,8 @@ test("a new tenant's stack is made in the backend exactly as `pulumi stack init`
     expect(await madeIn(fileUrl, "n1")).toBe("created");
     expect(readFileSync(path.join(dir, ".pulumi/stacks/tenants/n1.json"), "utf8")).toBe(cliFirst.replace("/n2", "/n1"));
     expect(await madeIn(fileUrl, "n1")).toBe("exists");
+    // A relative folder: the CLI resolves it against its own working directory, not this process's.
+    expect(await madeIn(`file://${path.relative(process.cwd(), dir)}`, "n5")).toBe("not-here");
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
