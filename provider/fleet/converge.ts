@@ -238,7 +238,8 @@ export async function converge(
     try {
       if (!known && !madeHere) {
         madeHere = true;
-        known = (await createEmptyStack(o.backendUrl, TENANT_PROJECT, t.id)) !== "not-here";
+        // Any failure here (a URL read otherwise, the database gone a moment): the CLI makes it.
+        known = (await createEmptyStack(o.backendUrl, TENANT_PROJECT, t.id).catch(() => "not-here")) !== "not-here";
       }
       // The service's settings reach the plugin as environment variables, not as the stack's
       // config: the same for every tenant, and one CLI command per run (config set-all) fewer.

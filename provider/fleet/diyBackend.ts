@@ -8,7 +8,8 @@
  * stack (createEmptyStack), which saves a whole CLI start and passphrase key derivation per new
  * tenant. Everything else in the backend is written by the CLI.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { fleetClient } from "./fence";
@@ -26,15 +27,41 @@ export function postgresFileText(data: unknown): string {
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 /**
+ * Connection parameters that mean the same to node-postgres (this module) and to Go's lib/pq (the
+ * CLI): with any other (`dbname`, `search_path`, `table`, ...) the two could reach different rows.
+ */
+const SAME_TO_BOTH = new Set([
+  "sslmode",
+  "sslrootcert",
+  "sslcert",
+  "sslkey",
+  "connect_timeout",
+  "application_name",
+  "host",
+  "port",
+  "user",
+  "password",
+]);
+
+/**
  * The prefix of every key of a postgres:// backend: the URL's path and a slash (`pulumi/` for
- * `postgres://host/pulumi`); undefined for a backend whose rows are not in `pulumi_state` (a
- * `table` parameter names another, which this module does not read or write).
+ * `postgres://host/pulumi`); undefined when the URL has a parameter the CLI may read otherwise.
  */
 function postgresKeyPrefix(url: string): string | undefined {
   const u = new URL(url);
-  if (u.searchParams.has("table")) return undefined;
+  if ([...u.searchParams.keys()].some((k) => !SAME_TO_BOTH.has(k))) return undefined;
   const dir = decodeURIComponent(u.pathname).replace(/^\/+/, "");
   return dir === "" || dir.endsWith("/") ? dir : `${dir}/`;
+}
+
+/**
+ * The folder of a file:// backend, when this process reads it as the CLI does: an absolute path
+ * with nothing to decode (a relative one the CLI resolves against its own working directory, and
+ * `~`, `%` escapes and `#` it reads its own way).
+ */
+function backendFolder(url: string): string | undefined {
+  const root = url.slice("file://".length).replace(/\?.*$/, "");
+  return path.isAbsolute(root) && !/[%#]/.test(root) ? root : undefined;
 }
 
 /** The stack's checkpoint as `pulumi stack init` first writes it (the DIY backend's CreateStack): no deployment yet. */
@@ -51,8 +78,9 @@ export type EmptyStackResult = "created" | "exists" | "not-here";
  * gives it its secrets provider and encryption salt, as it does for a stack whose settings file
  * is missing. Never overwrites: a stack already there, in any of the CLI's compressions, is
  * "exists", and the write itself is create-only. "not-here" when this module does not know the
- * backend's layout (another backend, another table, a backend no CLI has opened yet or one laid out
- * the legacy way): the caller has the CLI create the stack, which decides the layout.
+ * backend's layout (another backend, a URL this process may read otherwise than the CLI, a backend
+ * no CLI has opened yet or one laid out the legacy way): the caller has the CLI create the stack,
+ * which decides the layout.
  *
  * The project and stack must be names the CLI stores as they are (`tenants`, and the fleet's
  * tenant ids: lowercase letters, digits and '-').
@@ -62,9 +90,8 @@ export async function createEmptyStack(backendUrl: string, project: string, stac
   const variants = [base, `${base}.gz`, `${base}.zst`];
   const body = emptyCheckpoint(project, stack);
   if (backendUrl.startsWith("file://")) {
-    const root = backendUrl.slice("file://".length).replace(/\?.*$/, "");
-    // A relative folder is the CLI's to resolve (against its own working directory, not this process's).
-    if (!path.isAbsolute(root)) return "not-here";
+    const root = backendFolder(backendUrl);
+    if (root === undefined) return "not-here";
     let meta: string;
     try {
       meta = readFileSync(path.join(root, ".pulumi/meta.yaml"), "utf8");
@@ -73,12 +100,20 @@ export async function createEmptyStack(backendUrl: string, project: string, stac
     }
     if (!PROJECT_LAYOUT.test(meta)) return "not-here";
     if (variants.some((key) => existsSync(path.join(root, key)))) return "exists";
-    mkdirSync(path.dirname(path.join(root, base)), { recursive: true });
+    const file = path.join(root, base);
+    mkdirSync(path.dirname(file), { recursive: true });
+    // Whole or not at all, and only where nothing is: written aside, then linked into place (a
+    // link fails where a file is). A half-written checkpoint would fail every later run's load.
+    // (A name the CLI neither lists as a stack nor finds as one of this stack's files.)
+    const aside = path.join(path.dirname(file), `.${stack}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    writeFileSync(aside, body);
     try {
-      writeFileSync(path.join(root, base), body, { flag: "wx" });
+      linkSync(aside, file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST") return "exists";
       throw err;
+    } finally {
+      rmSync(aside, { force: true });
     }
     return "created";
   }
@@ -96,9 +131,15 @@ export async function createEmptyStack(backendUrl: string, project: string, stac
     const meta = rows.find((r) => r.key === `${prefix}.pulumi/meta.yaml`);
     if (!meta || !PROJECT_LAYOUT.test(postgresFileText(meta.data))) return "not-here";
     if (rows.length > 1) return "exists";
+    // Checked again in the write itself: a variant made meanwhile (by a CLI outside the fleet) wins.
     const inserted = await client.query(
-      "INSERT INTO pulumi_state (key, data) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
-      [prefix + base, JSON.stringify({ data: Buffer.from(body).toString("base64") })],
+      `INSERT INTO pulumi_state (key, data) SELECT $1, $2
+        WHERE NOT EXISTS (SELECT 1 FROM pulumi_state WHERE key = ANY($3)) ON CONFLICT (key) DO NOTHING`,
+      [
+        prefix + base,
+        JSON.stringify({ data: Buffer.from(body).toString("base64") }),
+        variants.map((key) => prefix + key),
+      ],
     );
     return inserted.rowCount === 1 ? "created" : "exists";
   } finally {

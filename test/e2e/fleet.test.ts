@@ -4,7 +4,7 @@
  * the emulator over HTTP. The commands run as a user runs them: the installed package's bin.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
@@ -850,8 +850,9 @@ test("a new tenant's stack is made in the backend exactly as `pulumi stack init`
     ]);
     expect(await madeIn(url, "n3")).toBe("exists");
     expect(await row(`${prefix}/n3.json`)).toBeUndefined();
-    // Rows in a table of the user's choosing are not read or written here.
+    // Rows in a table of the user's choosing, or a parameter the CLI's driver may read otherwise, are left to the CLI.
     expect(await madeIn(`${url}&table=other_state`, "n4")).toBe("not-here");
+    expect(await madeIn(`${url}&search_path=elsewhere`, "n4")).toBe("not-here");
 
     // A folder: the same, and a legacy layout (version 0) is left to the CLI.
     const dir = path.join(project, "state");
@@ -863,11 +864,14 @@ test("a new tenant's stack is made in the backend exactly as `pulumi stack init`
     writeFileSync(path.join(dir, ".pulumi/meta.yaml"), "version: 1\n");
     expect(await madeIn(fileUrl, "n1")).toBe("created");
     expect(readFileSync(path.join(dir, ".pulumi/stacks/tenants/n1.json"), "utf8")).toBe(cliFirst.replace("/n2", "/n1"));
+    expect(readdirSync(path.join(dir, ".pulumi/stacks/tenants"))).toEqual(["n1.json"]); // nothing written aside is left
     expect(await madeIn(fileUrl, "n1")).toBe("exists");
+    expect(await madeIn(`file://${dir}%2Fother`, "n6")).toBe("not-here"); // the CLI decodes it its own way
     // A relative folder: the CLI resolves it against its own working directory, not this process's.
     expect(await madeIn(`file://${path.relative(process.cwd(), dir)}`, "n5")).toBe("not-here");
   } finally {
     rmSync(project, { recursive: true, force: true });
+    await pg.sql("DROP DATABASE stacks_made_here");
   }
 });
 

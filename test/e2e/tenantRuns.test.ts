@@ -2,8 +2,9 @@
  * What one tenant's run costs and keeps, through the real engine (fleet/converge.ts, as the fleet
  * and the driver run it): every CLI start is about 0.4 s of CPU before it does anything, so a
  * run starts as few as it can. A new tenant: its empty stack is written into the backend
- * (diyBackend.ts), then `up`; only the first stack of a backend no CLI has opened yet is made by
- * the CLI (`stack select --create`), which lays the backend out. A tenant this work folder has
+ * (diyBackend.ts), then `up`; the first stack of a backend no CLI has opened yet is made by the
+ * CLI (`stack select --create`), which lays the backend out (and so is a stack diyBackend.ts
+ * leaves to it: another layout or backend, a URL it might read otherwise than the CLI). A tenant this work folder has
  * run, or whose stack the fleet's run records say exists (fence.ts): `up` alone (knownStacks.ts).
  * The service's settings reach the plugin as environment variables: nothing of them is written
  * into the stack's config or its state, and a stack that recorded them (an earlier version) has
