@@ -238,8 +238,17 @@ export async function converge(
     try {
       if (!known && !madeHere) {
         madeHere = true;
-        // Any failure here (a URL read otherwise, the database gone a moment): the CLI makes it.
-        known = (await createEmptyStack(o.backendUrl, TENANT_PROJECT, t.id).catch(() => "not-here")) !== "not-here";
+        // Any failure here (a link the file system refuses, the database gone a moment): the CLI
+        // makes it, unless the run was stopped meanwhile (its CLI would never hear of it).
+        const made = await createEmptyStack(o.backendUrl, TENANT_PROJECT, t.id, o.signal).catch((err: unknown) => {
+          if (!o.signal.aborted)
+            progress(
+              `could not write the new stack into the backend (${runFailureReason(err)}): the Pulumi CLI creates it`,
+            );
+          return "not-here" as const;
+        });
+        if (o.signal.aborted) return cancelled(attempt);
+        known = made !== "not-here";
       }
       // The service's settings reach the plugin as environment variables, not as the stack's
       // config: the same for every tenant, and one CLI command per run (config set-all) fewer.

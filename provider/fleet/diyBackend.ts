@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { Client } from "pg";
 import { z } from "zod";
 import { fleetClient } from "./fence";
 
@@ -27,29 +28,23 @@ export function postgresFileText(data: unknown): string {
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 /**
- * Connection parameters that mean the same to node-postgres (this module) and to Go's lib/pq (the
- * CLI): with any other (`dbname`, `search_path`, `table`, ...) the two could reach different rows.
+ * Connection parameters node-postgres (this module) and Go's lib/pq (the CLI) read alike. Others
+ * may not be: `dbname`, `search_path` or `table` name other rows, and `host`, `port` or `user`
+ * given beside the URL's own win in node-postgres and lose in lib/pq.
  */
-const SAME_TO_BOTH = new Set([
-  "sslmode",
-  "sslrootcert",
-  "sslcert",
-  "sslkey",
-  "connect_timeout",
-  "application_name",
-  "host",
-  "port",
-  "user",
-  "password",
-]);
+const READ_ALIKE = new Set(["sslmode", "sslrootcert", "sslcert", "sslkey", "application_name"]);
 
 /**
  * The prefix of every key of a postgres:// backend: the URL's path and a slash (`pulumi/` for
- * `postgres://host/pulumi`); undefined when the URL has a parameter the CLI may read otherwise.
+ * `postgres://host/pulumi`); undefined when the CLI might reach another server, database or table
+ * than this process: a parameter outside READ_ALIKE or given twice, no host in the URL, or the
+ * environment's PGSERVICE or PGHOSTADDR, which lib/pq reads and node-postgres does not.
  */
 function postgresKeyPrefix(url: string): string | undefined {
   const u = new URL(url);
-  if ([...u.searchParams.keys()].some((k) => !SAME_TO_BOTH.has(k))) return undefined;
+  const keys = [...u.searchParams.keys()];
+  if (keys.some((k) => !READ_ALIKE.has(k)) || new Set(keys).size !== keys.length) return undefined;
+  if (u.hostname === "" || process.env.PGSERVICE || process.env.PGHOSTADDR) return undefined;
   const dir = decodeURIComponent(u.pathname).replace(/^\/+/, "");
   return dir === "" || dir.endsWith("/") ? dir : `${dir}/`;
 }
@@ -85,7 +80,12 @@ export type EmptyStackResult = "created" | "exists" | "not-here";
  * The project and stack must be names the CLI stores as they are (`tenants`, and the fleet's
  * tenant ids: lowercase letters, digits and '-').
  */
-export async function createEmptyStack(backendUrl: string, project: string, stack: string): Promise<EmptyStackResult> {
+export async function createEmptyStack(
+  backendUrl: string,
+  project: string,
+  stack: string,
+  signal?: AbortSignal,
+): Promise<EmptyStackResult> {
   const base = `.pulumi/stacks/${project}/${stack}.json`;
   const variants = [base, `${base}.gz`, `${base}.zst`];
   const body = emptyCheckpoint(project, stack);
@@ -120,29 +120,50 @@ export async function createEmptyStack(backendUrl: string, project: string, stac
   if (!isPostgres(backendUrl)) return "not-here";
   const prefix = postgresKeyPrefix(backendUrl);
   if (prefix === undefined) return "not-here";
-  const client = fleetClient(backendUrl);
-  await client.connect();
+  // Bounded, and given up at once when the run is stopped ("not-here": the caller sees the stop):
+  // a database that does not answer would hold either, as node-postgres's end() waits for its
+  // answer (the connection timeout then closes the socket).
+  const client = fleetClient(backendUrl, { connectionTimeoutMillis: 30_000, query_timeout: 30_000 });
+  const write = writeEmptyRow(client, prefix, variants, base, body);
+  const stopped = new Promise<"not-here">((resolve) => {
+    if (signal?.aborted) resolve("not-here");
+    signal?.addEventListener("abort", () => resolve("not-here"), { once: true });
+  });
   try {
-    if (!(await client.query("SELECT to_regclass('pulumi_state') IS NOT NULL AS ok")).rows[0].ok) return "not-here";
-    const { rows } = await client.query<{ key: string; data: unknown }>(
-      "SELECT key, data FROM pulumi_state WHERE key = ANY($1)",
-      [[`${prefix}.pulumi/meta.yaml`, ...variants.map((key) => prefix + key)]],
-    );
-    const meta = rows.find((r) => r.key === `${prefix}.pulumi/meta.yaml`);
-    if (!meta || !PROJECT_LAYOUT.test(postgresFileText(meta.data))) return "not-here";
-    if (rows.length > 1) return "exists";
-    // Checked again in the write itself: a variant made meanwhile (by a CLI outside the fleet) wins.
-    const inserted = await client.query(
-      `INSERT INTO pulumi_state (key, data) SELECT $1, $2
-        WHERE NOT EXISTS (SELECT 1 FROM pulumi_state WHERE key = ANY($3)) ON CONFLICT (key) DO NOTHING`,
-      [
-        prefix + base,
-        JSON.stringify({ data: Buffer.from(body).toString("base64") }),
-        variants.map((key) => prefix + key),
-      ],
-    );
-    return inserted.rowCount === 1 ? "created" : "exists";
+    return await Promise.race([write, stopped]);
   } finally {
-    await client.end().catch(() => undefined);
+    write.catch(() => undefined);
+    void client.end().catch(() => undefined);
   }
+}
+
+async function writeEmptyRow(
+  client: Client,
+  prefix: string,
+  variants: string[],
+  base: string,
+  body: string,
+): Promise<EmptyStackResult> {
+  await client.connect();
+  if (!(await client.query("SELECT to_regclass('pulumi_state') IS NOT NULL AS ok")).rows[0].ok) return "not-here";
+  const { rows } = await client.query<{ key: string; data: unknown }>(
+    "SELECT key, data FROM pulumi_state WHERE key = ANY($1)",
+    [[`${prefix}.pulumi/meta.yaml`, ...variants.map((key) => prefix + key)]],
+  );
+  const meta = rows.find((r) => r.key === `${prefix}.pulumi/meta.yaml`);
+  if (!meta || !PROJECT_LAYOUT.test(postgresFileText(meta.data))) return "not-here";
+  if (rows.length > 1) return "exists";
+  // Checked again in the write itself, which narrows the window for a CLI outside the fleet making
+  // a compressed variant meanwhile; it does not close it (a row not yet committed is not seen).
+  // Both would be empty stacks, and the CLI takes the newer: nothing of anyone's is lost.
+  const inserted = await client.query(
+    `INSERT INTO pulumi_state (key, data) SELECT $1, $2
+      WHERE NOT EXISTS (SELECT 1 FROM pulumi_state WHERE key = ANY($3)) ON CONFLICT (key) DO NOTHING`,
+    [
+      prefix + base,
+      JSON.stringify({ data: Buffer.from(body).toString("base64") }),
+      variants.map((key) => prefix + key),
+    ],
+  );
+  return inserted.rowCount === 1 ? "created" : "exists";
 }

@@ -12,7 +12,7 @@
  * The same database holds the Pulumi state (postgres:// backend) and graphile-worker's jobs.
  */
 import { hostname } from "node:os";
-import { Client } from "pg";
+import { Client, type ClientConfig } from "pg";
 import { UserError } from "../userError";
 
 export const FLEET_SCHEMA = "pulumi_mgmt_fleet";
@@ -22,7 +22,10 @@ export const FLEET_SCHEMA = "pulumi_mgmt_fleet";
  * emit "error" even while idle, which unheard would crash the whole worker: its queries reject
  * instead, and that is what the callers handle.
  */
-export function fleetClient(connectionString: string, options: { keepAlive?: boolean } = {}): Client {
+export function fleetClient(
+  connectionString: string,
+  options: Pick<ClientConfig, "keepAlive" | "connectionTimeoutMillis" | "query_timeout"> = {},
+): Client {
   const client = new Client({ connectionString, ...options });
   client.on("error", () => undefined);
   return client;

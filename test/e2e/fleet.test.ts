@@ -853,6 +853,7 @@ test("a new tenant's stack is made in the backend exactly as `pulumi stack init`
     // Rows in a table of the user's choosing, or a parameter the CLI's driver may read otherwise, are left to the CLI.
     expect(await madeIn(`${url}&table=other_state`, "n4")).toBe("not-here");
     expect(await madeIn(`${url}&search_path=elsewhere`, "n4")).toBe("not-here");
+    expect(await madeIn(`${url}&host=elsewhere`, "n4")).toBe("not-here");
 
     // A folder: the same, and a legacy layout (version 0) is left to the CLI.
     const dir = path.join(project, "state");
