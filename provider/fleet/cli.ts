@@ -22,6 +22,7 @@ import { readTenants, type Tenant } from "./tenant";
 import { exitStatus, parseCommandLine, UsageError } from "../cli/commandLine";
 import { fleetCommandLine, fleetUsage, FLEET_COMMANDS, type FleetCommand, type OptionName } from "./usage";
 import { failureLine } from "./failureLine";
+import { isPostgres } from "./diyBackend";
 
 function database(value: string | undefined): string {
   const url =
@@ -32,7 +33,7 @@ function database(value: string | undefined): string {
     throw new UsageError(
       "--database: the PostgreSQL URL of the fleet (postgres://...), or set MGMT_FLEET_DATABASE_URL",
     );
-  if (!/^postgres(ql)?:\/\//.test(url))
+  if (!isPostgres(url))
     throw new UsageError(`--database: must be a postgres:// URL, got "${url.replace(/\/\/[^@/]*@/, "//***@")}"`);
   return url;
 }

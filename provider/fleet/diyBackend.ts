@@ -25,7 +25,7 @@ export function postgresFileText(data: unknown): string {
   );
 }
 
-const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
+export const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 /**
  * Connection parameters node-postgres (this module) and Go's lib/pq (the CLI) read alike. Others
@@ -54,7 +54,7 @@ function postgresKeyPrefix(url: string): string | undefined {
  * with nothing to decode (a relative one the CLI resolves against its own working directory, and
  * `~`, `%` escapes and `#` it reads its own way).
  */
-function backendFolder(url: string): string | undefined {
+export function backendFolder(url: string): string | undefined {
   const root = url.slice("file://".length).replace(/\?.*$/, "");
   return path.isAbsolute(root) && !/[%#]/.test(root) ? root : undefined;
 }
@@ -125,13 +125,16 @@ export async function createEmptyStack(
   // answer (the connection timeout then closes the socket).
   const client = fleetClient(backendUrl, { connectionTimeoutMillis: 30_000, query_timeout: 30_000 });
   const write = writeEmptyRow(client, prefix, variants, base, body);
+  let onStop = () => undefined as void;
   const stopped = new Promise<"not-here">((resolve) => {
-    if (signal?.aborted) resolve("not-here");
-    signal?.addEventListener("abort", () => resolve("not-here"), { once: true });
+    onStop = () => resolve("not-here");
+    if (signal?.aborted) onStop();
+    signal?.addEventListener("abort", onStop, { once: true });
   });
   try {
     return await Promise.race([write, stopped]);
   } finally {
+    signal?.removeEventListener("abort", onStop);
     write.catch(() => undefined);
     void client.end().catch(() => undefined);
   }

@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { postgresFileText } from "./diyBackend";
+import { backendFolder, isPostgres, postgresFileText } from "./diyBackend";
 import { abortableSleep, fleetClient } from "./fence";
 import { seconds } from "./liveness";
 
@@ -46,14 +46,14 @@ const parse = (where: string, text: string): StackLock => {
 
 /**
  * The locks of `project/stack` in a postgres:// or file:// backend; undefined for a backend whose
- * locks cannot be read from here (s3://, Pulumi Cloud, ...).
+ * locks cannot be read from here (s3://, Pulumi Cloud, a file:// folder this process may not find as the CLI does).
  */
 export async function readStackLocks(
   backendUrl: string,
   project: string,
   stack: string,
 ): Promise<StackLock[] | undefined> {
-  if (/^postgres(ql)?:\/\//.test(backendUrl)) {
+  if (isPostgres(backendUrl)) {
     const client = fleetClient(backendUrl);
     await client.connect();
     try {
@@ -68,7 +68,9 @@ export async function readStackLocks(
     }
   }
   if (backendUrl.startsWith("file://")) {
-    const locks = path.join(backendUrl.slice("file://".length), ".pulumi", "locks");
+    const root = backendFolder(backendUrl);
+    if (root === undefined) return undefined; // a folder this process may not find as the CLI does
+    const locks = path.join(root, ".pulumi", "locks");
     if (!existsSync(locks)) return [];
     const found: StackLock[] = [];
     for (const org of readdirSync(locks)) {

@@ -89,11 +89,15 @@ test("a lock released while the run waits lets it go on", async () => {
   expect(refusal).toBeUndefined();
 });
 
-test("no lock, another stack's lock, and a backend whose locks cannot be read: nothing to settle", async () => {
+test("no lock, another stack's lock, and a backend whose locks cannot be read from here: nothing to settle", async () => {
   expect(await readStackLocks(`file://${dir}`, "tenants", "t03")).toEqual([]);
   lock(holder(7, "laptop"));
   expect(await readStackLocks(`file://${dir}`, "tenants", "t04")).toEqual([]);
   expect(await readStackLocks("s3://bucket", "tenants", "t03")).toBeUndefined();
+  // A relative folder: the CLI finds it from its own working directory, so its locks are not read
+  // (nor broken) from this process's, though a lock is there from here.
+  expect(await readStackLocks(`file://${dir}`, "tenants", "t03")).toHaveLength(1);
+  expect(await readStackLocks(`file://${path.relative(process.cwd(), dir)}`, "tenants", "t03")).toBeUndefined();
 });
 
 test("each CLI's pid is recorded once, as it starts", async () => {
