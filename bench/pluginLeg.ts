@@ -5,7 +5,9 @@
  * the CPU a run costs, counted per process tree, and the plugin's own start-up cost.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 export const YAML_PROJECT = "pulumi-mgmt-bench-yaml";
 
@@ -110,18 +112,22 @@ export function startupCost(script: string, args: string[], clockTicks: number):
 }
 
 /**
- * How many CommonJS modules `node <script> <args>` has loaded when it prints its first line: a probe
- * requires the script as its main would run and counts `require.cache` at that first write.
+ * How many CommonJS modules `node <script> <args>` has loaded when it prints its first line: a
+ * probe preloaded with `-r` (not counted) counts `require.cache` at that first write. The script
+ * runs as the main module, as it does for the engine: an entry that runs only as main
+ * (`require.main === module`, the plugin's start.js) does nothing when merely required.
  */
 export function modulesAtStartup(script: string, args: string[]): Promise<number> {
-  const probe = [
-    `const Module = require("module");`,
-    `const write = process.stdout.write.bind(process.stdout);`,
-    `process.stdout.write = (...a) => { process.stderr.write("modules " + Object.keys(Module._cache).length + "\\n"); process.exit(0); };`,
-    `process.argv = [process.argv[0], ${JSON.stringify(script)}, ...${JSON.stringify(args)}];`,
-    `require(${JSON.stringify(script)});`,
-  ].join("\n");
-  const child = spawn(process.execPath, ["-e", probe], {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-modules-"));
+  const probe = path.join(dir, "probe.js");
+  writeFileSync(
+    probe,
+    [
+      `const Module = require("module");`,
+      `process.stdout.write = () => { process.stderr.write("modules " + (Object.keys(Module._cache).length - 1) + "\\n"); process.exit(0); };`,
+    ].join("\n"),
+  );
+  const child = spawn(process.execPath, ["-r", probe, script, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, NODE_OPTIONS: "" },
   });
@@ -129,6 +135,7 @@ export function modulesAtStartup(script: string, args: string[]): Promise<number
   child.stderr!.on("data", (d: Buffer) => (err += String(d)));
   return new Promise((resolve, reject) =>
     child.once("close", () => {
+      rmSync(dir, { recursive: true, force: true });
       const m = /^modules (\d+)$/m.exec(err);
       if (m) resolve(Number(m[1]));
       else reject(new Error(`counting the modules of ${script}: no count (stderr: ${err.trim().slice(0, 300)})`));

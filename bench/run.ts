@@ -588,7 +588,7 @@ function pluginSection(
     "/proc/<pid>/stat, in ticks of 10 ms) read at that moment. The dynamic provider host is",
     "`node @pulumi/pulumi/cmd/dynamic-provider <engine>`, what the engine's `pulumi-resource-pulumi-nodejs` launcher runs",
     "(after a `node -e require.resolve(...)` of its own, not counted here); the plugin is `node dist/provider/plugin/start.js`",
-    "(its launcher `exec`s node), which runs the bundle from V8's code cache (the first start writes it). Modules: the CommonJS modules loaded when the port is printed (the plugin's bundle counts as one).",
+    "(its launcher `exec`s node), which runs the bundle from V8's code cache (the first start writes it). Modules: the CommonJS modules loaded when the port is printed (the plugin's bundle, which start.js runs as a script, is not one of them: start.js, its entry constant and google-protobuf's three files are).",
     "",
     "| provider process | CPU until its port is printed | wall time | modules loaded |",
     "|---|---:|---:|---:|",
@@ -616,6 +616,7 @@ function pluginSection(
       ? [
           `- State per index at most 1.9 KB (${STATE_TARGET_BYTES} bytes), at N=${atPhase.n}: the plugin's entry as the YAML host has it stored, ${atPhase.plugin.state.total} bytes, ${met(atPhase.plugin.state.total)};`,
           `  without the source trace the host records, ${atPhase.plugin.state.total - atPhase.plugin.state.sourceTrace} bytes, ${met(atPhase.plugin.state.total - atPhase.plugin.state.sourceTrace)}. The dynamic resource's: ${atPhase.state.total} bytes, ${atPhase.state.total - atPhase.state.sourceTrace} without its trace.`,
+          "  From a Node.js program, as the fleet's tenant stacks declare their index: `npm run bench:plugin-node` (its section below), and test/e2e/tenantRuns.test.ts holds a tenant stack's entry to the target.",
         ]
       : []),
     `- CPU per tenant at most 1.6 s: a figure of \`npm run bench:fleet\` (its own section below), whose tenant program runs`,
