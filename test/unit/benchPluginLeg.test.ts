@@ -1,11 +1,12 @@
 /**
  * The pure parts of the bench's plugin leg (bench/pluginLeg.ts, bench/stateSize.ts): the YAML
- * program it runs, how a process's CPU is read from /proc, and the state count it reports.
+ * program it runs, how a process's CPU is read from /proc, the state count it reports, and the
+ * modules a provider process has loaded when it prints its port.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { YAML_PROJECT, searchIndexesYaml, statTicks } from "../../bench/pluginLeg";
+import { YAML_PROJECT, modulesAtStartup, searchIndexesYaml, statTicks } from "../../bench/pluginLeg";
 import { checkpointFile, searchIndexStateSplit } from "../../bench/stateSize";
 
 describe("searchIndexesYaml", () => {
@@ -89,5 +90,22 @@ describe("state per index", () => {
     expect(dyn.provider).toBe(2 * JSON.stringify("p".repeat(10)).length);
     expect(dyn.inputs).toBe(JSON.stringify(inputs).length);
     expect(dyn.sourceTrace).toBe(JSON.stringify(dynamic.sourcePosition).length);
+  });
+});
+
+describe("modulesAtStartup", () => {
+  test("runs the script as the main module, as the engine does, and counts its modules but not the probe's", async () => {
+    // Like the plugin's start.js, which does nothing when merely required.
+    const dir = mkdtempSync(path.join(tmpdir(), "modules-at-startup-"));
+    try {
+      writeFileSync(path.join(dir, "dep.js"), "module.exports = 1;\n");
+      writeFileSync(
+        path.join(dir, "main.js"),
+        'if (require.main === module) { require("./dep.js"); process.stdout.write(process.argv[2] + "\\n"); }\n',
+      );
+      expect(await modulesAtStartup(path.join(dir, "main.js"), ["port"])).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
