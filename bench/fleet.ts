@@ -56,7 +56,7 @@ const THIS_BUILD: Build = {
   status,
 };
 const BEFORE = process.env.BENCH_FLEET_BEFORE;
-/** Another build's installed package: its CLI, and its queue module for `status` (loaded once checkSettings found it). */
+/** Another build's installed package: its CLI, and its queue module for `status` (required at the first poll, after checkSettings found the build). */
 function otherBuild(pkg: string): Build {
   const cli = cliOf(pkg);
   return {
@@ -406,10 +406,6 @@ function rows(samples: Sample[], build: Build): Row[] {
   });
 }
 
-/**
- * Whether 2 workers converge faster than 1 here, from the figures: clearly faster (10% or more, and
- * their ranges apart), or not, and then whether the CPU was already busy with 1. Empty without both.
- */
 /** Issue 37's target: at most this many seconds of the machine's CPU per new tenant (2.5 s when it was filed, with the dynamic resources). */
 const CPU_TARGET_SECONDS = 1.6;
 
@@ -422,6 +418,10 @@ function againstTarget(rs: Row[], before: Row[]): string {
   return `Against issue 37's target, at most ${CPU_TARGET_SECONDS} s of the machine's CPU per new tenant: this build ${figures(rs)} (${verdict}).${before.length > 0 ? ` \`${BUILDS[1].label}\`, in the same interleaved runs: ${figures(before)}.` : ""}`;
 }
 
+/**
+ * Whether 2 workers converge faster than 1 here, from the figures: clearly faster (10% or more, and
+ * their ranges apart), or not, and then whether the CPU was already busy with 1. Empty without both.
+ */
 function oneOrTwo(rs: Row[]): string {
   const [one, two] = [rs.find((r) => r.workers === 1), rs.find((r) => r.workers === 2)];
   if (!one || !two) return "";
