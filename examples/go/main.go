@@ -66,19 +66,20 @@ func run() int {
 	switch os.Args[1] {
 	case "up":
 		var res auto.UpResult
-		if res, err = stack.Up(ctx, optup.ProgressStreams(os.Stdout)); err == nil {
+		if res, err = stack.Up(ctx, optup.ProgressStreams(os.Stdout), optup.ErrorProgressStreams(os.Stderr)); err == nil {
 			fmt.Println("endpoint:", res.Outputs["endpoint"].Value)
 		}
 	case "preview":
-		_, err = stack.Preview(ctx, optpreview.ProgressStreams(os.Stdout))
+		_, err = stack.Preview(ctx, optpreview.ProgressStreams(os.Stdout), optpreview.ErrorProgressStreams(os.Stderr))
 	case "destroy":
-		_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stdout))
+		_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stdout), optdestroy.ErrorProgressStreams(os.Stderr))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown operation %q: use up, preview or destroy\n", os.Args[1])
 		return 2
 	}
 	if err != nil {
-		// The engine's own lines are in the progress above; the Automation API's error repeats them.
+		// The engine's own lines are in the progress above, and the CLI's own (a missing or wrong
+		// passphrase, before any engine runs) on stderr; the Automation API's error repeats them.
 		// A missing plugin gets the engine's advice to download it, which cannot work: say how to
 		// install it. The engine names it so whether it tried a download ("Could not automatically
 		// download and install resource plugin ...") or was told not to ("no resource plugin ...").
@@ -86,7 +87,7 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "the mgmt plugin is not installed: run `npx pulumi-resource-mgmt install` in a project that has pulumi-mgmt, then run this again")
 			return 1
 		}
-		fmt.Fprintf(os.Stderr, "%s failed: the engine's reason is above\n", os.Args[1])
+		fmt.Fprintf(os.Stderr, "%s failed: the reason is above\n", os.Args[1])
 		return 1
 	}
 	return 0

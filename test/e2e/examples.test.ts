@@ -142,7 +142,7 @@ test("go: the README's Go example creates its index through the plugin installed
     const home = path.join(work, "pulumi-home");
     const backend = testBackend();
     const settings = { baseUrl: env.mgmt.baseUrl, username: env.mgmt.username, password: env.mgmt.password };
-    const run = async (op: string) => {
+    const run = async (op: string, more: NodeJS.ProcessEnv = {}) => {
       const { stdout } = await promisify(execFile)(binary, [op], {
         cwd: work,
         env: {
@@ -156,6 +156,7 @@ test("go: the README's Go example creates its index through the plugin installed
           PULUMI_CONFIG_PASSPHRASE: backend.passphrase,
           PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
           PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+          ...more,
         },
       });
       engineOutput.push(stdout);
@@ -176,6 +177,13 @@ test("go: the README's Go example creates its index through the plugin installed
     expect(index).toMatchObject({ name: expect.stringMatching(/^catalog-/), region: "eu-west-1", type: "payg" });
     expect(up).toMatch(/token\s*: \[secret\]/);
     expect(await run("preview")).toMatch(/2 unchanged/);
+    // A reason the CLI gives before any engine runs (a wrong passphrase) is shown too, above the last line.
+    const wrong = await run("preview", { PULUMI_CONFIG_PASSPHRASE: "not-the-stack-s" }).then(
+      () => undefined,
+      (err: { stderr?: string }) => err.stderr ?? "",
+    );
+    expect(wrong).toMatch(/incorrect passphrase/);
+    expect(wrong?.trim().split("\n").pop()).toBe("preview failed: the reason is above");
     await run("destroy");
     expect(await env.client.searchIndexes.list()).toEqual([]);
     const state = execFileSync("find", [backend.backendDir, "-type", "f"], { encoding: "utf8" }).trim().split("\n");
