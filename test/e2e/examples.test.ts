@@ -4,7 +4,7 @@
  * the state files nor the engine's output hold the password or any token in plain text.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -190,6 +190,30 @@ test("go: the README's Go example creates its index through the plugin installed
     const text = state.map((f) => readFileSync(f, "utf8")).join("\n");
     for (const secret of [String(env.mgmt.password), index.token, index.read_only_token!])
       expect(text.includes(secret)).toBe(false);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("yaml: the README's Pulumi.yaml, with the plugin installed as the README says, creates its index with a secret token, previews no change, destroys it", async () => {
+  env.emu.emulator.reset();
+  const work = mkdtempSync(path.join(tmpdir(), "readme-yaml-"));
+  try {
+    const section = readFileSync(path.join(PACKAGE_ROOT, "README.md"), "utf8").split("## Other languages")[1];
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBeDefined();
+    writeFileSync(path.join(work, "Pulumi.yaml"), block!.replace(/^ {2}/gm, ""));
+    // A Pulumi home of its own, where `npx pulumi-resource-mgmt install` puts the plugin.
+    const home = path.join(work, "pulumi-home");
+    installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
+    const s = await env.stack({ workDir: work, stackName: "dev", envVars: { PULUMI_HOME: home } });
+    const up = await s.up();
+    const [index] = await env.client.searchIndexes.list();
+    expect(index).toMatchObject({ region: "eu-west-1", type: "payg" });
+    expect(up.outputs.token).toEqual({ value: index.token, secret: true });
+    expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
+    await s.destroy();
+    expect(await env.client.searchIndexes.list()).toEqual([]);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
