@@ -43,7 +43,7 @@ import {
   type CpuSample,
   type Startup,
 } from "./pluginLeg";
-import { checkpointFile, searchIndexStateSplit, stateSplit, type StateSplit } from "./stateSize";
+import { STATE_TARGET_BYTES, checkpointFile, searchIndexStateSplit, stateSplit, type StateSplit } from "./stateSize";
 import { stat, type Stat } from "./stat";
 import { useOwnPulumiHome } from "./ownHome";
 
@@ -58,7 +58,6 @@ const PHASE_N = Number(process.env.BENCH_PHASE_N ?? "200");
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? "9");
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 /** Issue 37's target for the state of one index. */
-const STATE_TARGET_BYTES = 1900;
 
 /** The baseline: a dynamic resource that does nothing but wait as long as one request would. */
 const sleepProvider: pulumi.dynamic.ResourceProvider = {

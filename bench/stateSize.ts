@@ -6,6 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 
+/** Issue 37's target for a search index's entry through the plugin, in bytes (1.9 KB). */
+export const STATE_TARGET_BYTES = 1900;
+
 export interface StateSplit {
   total: number;
   provider: number;

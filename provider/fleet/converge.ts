@@ -314,7 +314,8 @@ export async function converge(
     } catch (err) {
       if (known && err instanceof StackNotFoundError) {
         // Removed since this folder last ran it (a destroy elsewhere), or since the fleet's last
-        // run of it (outside the fleet): select or create it again.
+        // run of it (outside the fleet): made again, written into the backend (diyBackend.ts) or
+        // else by the CLI.
         forgetStack(workDir);
         known = false;
         attempt--;

@@ -66,7 +66,7 @@ const emptyCheckpoint = (project: string, stack: string) =>
 /** Project-scoped layout: what Pulumi writes in `.pulumi/meta.yaml` of a backend it laid out by project (its version 1). */
 const PROJECT_LAYOUT = /^version:\s*1\s*$/m;
 
-export type EmptyStackResult = "created" | "exists" | "not-here";
+type EmptyStackResult = "created" | "exists" | "not-here";
 
 /**
  * Makes a stack with no deployment, as `pulumi stack init` does, without a CLI; the first `up`
@@ -106,8 +106,8 @@ export async function createEmptyStack(
     // link fails where a file is). A half-written checkpoint would fail every later run's load.
     // (A name the CLI neither lists as a stack nor finds as one of this stack's files.)
     const aside = path.join(path.dirname(file), `.${stack}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-    writeFileSync(aside, body);
     try {
+      writeFileSync(aside, body);
       linkSync(aside, file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST") return "exists";

@@ -159,7 +159,7 @@ export async function status(database: string): Promise<TenantStatus[]> {
     const rank = (j: (typeof jobs)[number]) => (j.locked_by ? 0 : j.attempts < j.max_attempts ? 1 : 2);
     const shown = new Set<string>();
     for (const j of [...jobs].sort((a, b) => rank(a) - rank(b))) {
-      // The view has no payload: the tenant is in the queue's name, a drift check in the key.
+      // The view has no payload: the tenant is in the queue's name, the action in the job's flags.
       const tenant = j.queue_name.slice("tenant:".length);
       // A job replaced by a newer submit while it ran loses its key and its remaining attempts
       // (graphile-worker's "replace" mode): once it is not running, it is nobody's state.

@@ -211,6 +211,8 @@ test("yaml: the README's Pulumi.yaml, with the plugin installed as the README sa
     const [index] = await env.client.searchIndexes.list();
     expect(index).toMatchObject({ region: "eu-west-1", type: "payg" });
     expect(up.outputs.token).toEqual({ value: index.token, secret: true });
+    expect(up.stdout.includes(index.token)).toBe(false);
+    expect(backendContains(s, [String(env.mgmt.password), index.token, index.read_only_token!])).toEqual([]);
     expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
     await s.destroy();
     expect(await env.client.searchIndexes.list()).toEqual([]);

@@ -816,15 +816,7 @@ test("a new tenant's stack is made in the backend exactly as `pulumi stack init`
     if (r.status !== 0) throw new Error(`pulumi ${args.join(" ")}: ${r.stderr}`);
     return r.stdout;
   };
-  const sql = async (text: string, values: unknown[]) => {
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    try {
-      return (await client.query<{ data: unknown }>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string, values: unknown[]) => pg.sql<{ data: unknown }>(text, values, url);
   const row = async (key: string) => (await sql("SELECT data FROM pulumi_state WHERE key = $1", [key]))[0]?.data;
   const madeIn = (backendUrl: string, stack: string) => createEmptyStack(backendUrl, TENANT_PROJECT, stack);
   try {
@@ -872,7 +864,8 @@ test("a new tenant's stack is made in the backend exactly as `pulumi stack init`
     expect(await madeIn(`file://${path.relative(process.cwd(), dir)}`, "n5")).toBe("not-here");
   } finally {
     rmSync(project, { recursive: true, force: true });
-    await pg.sql("DROP DATABASE stacks_made_here");
+    // FORCE: a connection of the write's may still be closing (its end() is not awaited).
+    await pg.sql("DROP DATABASE stacks_made_here WITH (FORCE)");
   }
 });
 
@@ -934,7 +927,7 @@ test(
     // succeeded, and Pulumi's delete of its lock missed the database (an error message, exit 0).
     const cut = await takeFence(pg.url, "tenants/l1", { action: "converge", worker: "pool-test" });
     // Its CLI, which took that lock, recorded its pid as it started (as a fenced run's CLI does).
-    const lockedBy = JSON.parse(Buffer.from((locks[0].data as { data: string }).data, "base64").toString("utf8")) as {
+    const lockedBy = JSON.parse(postgresFileText(locks[0].data)) as {
       pid: number;
     };
     await cut.recordCli([lockedBy.pid]);

@@ -1,6 +1,7 @@
 /** A throw-away PostgreSQL cluster for a test file (scripts/postgresCluster.ts), with what tests ask of it. */
 import path from "node:path";
 import { Client } from "pg";
+import { postgresFileText } from "../../provider/fleet/diyBackend";
 import { startPostgresCluster } from "../../scripts/postgresCluster";
 
 export interface TestPostgres {
@@ -13,8 +14,8 @@ export interface TestPostgres {
   /** Stops the server at once (pg_ctl -m immediate), keeping its data, until `resume`. */
   halt(): void;
   resume(): void;
-  /** One query's rows. */
-  sql<T extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
+  /** One query's rows, in the cluster's `pulumi` database or in the one `url` names. */
+  sql<T extends Record<string, unknown>>(text: string, values?: unknown[], url?: string): Promise<T[]>;
   /** Each tenant stack's search index ids, from the Pulumi state the postgres:// backend keeps. */
   indexIdsInState(): Promise<Record<string, string[]>>;
 }
@@ -22,8 +23,12 @@ export interface TestPostgres {
 export function startPostgres(): TestPostgres {
   const cluster = startPostgresCluster("pulumi-mgmt-pg-test-");
   const { dir, url } = cluster;
-  const sql = async <T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> => {
-    const client = new Client({ connectionString: url });
+  const sql = async <T extends Record<string, unknown>>(
+    text: string,
+    values: unknown[] = [],
+    database = url,
+  ): Promise<T[]> => {
+    const client = new Client({ connectionString: database });
     await client.connect();
     try {
       return (await client.query<T>(text, values)).rows;
@@ -46,7 +51,7 @@ export function startPostgres(): TestPostgres {
       const byStack: Record<string, string[]> = {};
       for (const r of rows) {
         // The backend keeps each file as {"data": "<base64 of its bytes>"}.
-        const checkpoint = JSON.parse(Buffer.from((r.data as { data: string }).data, "base64").toString("utf8")) as {
+        const checkpoint = JSON.parse(postgresFileText(r.data)) as {
           checkpoint?: { latest?: { resources?: { type: string; id?: string }[] } };
         };
         if (!checkpoint.checkpoint?.latest)
