@@ -25,7 +25,7 @@ test("npm pack contains only what a user needs", () => {
     /^dist\/provider\/plugin\/THIRD_PARTY_LICENSES\.txt$/,
     /^scripts\/(ensure-pulumi|go-env)\.sh$/,
     /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/,
-    /^examples\/new-project\/(Pulumi\.yaml|index\.ts|package\.json|tsconfig\.json)$/,
+    /^examples\/new-project\/(Pulumi\.yaml|README\.md|index\.ts|package\.json|tsconfig\.json)$/,
   ];
   expect(files.filter((f) => !allowed.some((a) => a.test(f)))).toEqual([]);
   // What state and programs load by name must be there.
