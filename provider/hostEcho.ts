@@ -9,7 +9,7 @@ import { processState } from "./processState";
 
 /**
  * The echo of a stackless error: `Name: message: `. Any other error's stack is its own text and
- * frames, so its line never ends in ": " and is printed as before.
+ * frames, so its line never ends in ": " and is printed as it is.
  */
 export function isStacklessErrorEcho(args: readonly unknown[]): boolean {
   return args.length === 1 && typeof args[0] === "string" && /^[A-Za-z]*Error: [\s\S]*: $/.test(args[0]);

@@ -16,7 +16,7 @@
  * matrix still recognises the brand.
  */
 
-// No `name` of their own: a plain UserError prints as "Error: ..." as it always did; the kinds
+// No `name` of their own: a plain UserError prints as "Error: ...", what a user expects; the kinds
 // below it name themselves (ConfigError, ApiError, ...).
 export class MgmtError extends Error {
   /** What the SDK's `RunError.isInstance` looks for. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes Pulumi's YAML language host (`pulumi-language-yaml`) available without downloading
-# anything but Go modules, for the YAML proof of the `mgmt` plugin (test/e2e/pluginYaml.test.ts)
+# anything but Go modules, for the YAML proofs of the `mgmt` plugin (test/e2e/pluginProofs.test.ts)
 # and for users who write their programs in YAML on a machine with no plugin downloads.
 #
 # usage: ensure-yaml.sh CLI_DIR   (the folder of the `pulumi` that will run YAML programs)

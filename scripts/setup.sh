@@ -27,7 +27,7 @@ else
   # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
   # as a user's program does, and the dynamic provider loads its code by that name at run time. It
   # is installed from `npm pack`, not linked: only a package whose real path runs through
-  # node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/providerRef.ts).
+  # node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/serializedProvider.ts).
   echo "[setup] packing pulumi-mgmt (npm pack) and installing it into node_modules/pulumi-mgmt" >&2
   packdir=$(mktemp -d)
   tarball=$(npm pack --silent --pack-destination "$packdir" 2>/dev/null | tail -n 1)
@@ -64,7 +64,7 @@ mkdir -p node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt
 echo "$bin" > node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt/cli-dir
 echo "[setup] Pulumi CLI: $bin ($("$bin/pulumi" version))" >&2
 if [[ " $* " == *" --yaml "* ]]; then
-  # The folder to put on PATH when the CLI's own could not take the host (test/e2e/pluginYaml.test.ts).
+  # The folder to put on PATH when the CLI's own could not take the host (the YAML proofs of test/e2e/pluginProofs.test.ts).
   yaml_dir=$(bash scripts/ensure-yaml.sh "$bin" | tail -n 1)
   echo "$yaml_dir" > "$stamps/yaml-dir"
 fi

@@ -109,7 +109,7 @@ export interface Built {
 
 /**
  * The component's options as the engine sent them, rebuilt as the SDK's own provider server
- * rebuilds them (sdk/nodejs/provider/server.ts `construct`): parent, providers, dependencies,
+ * rebuilds them (`@pulumi/pulumi`'s provider/server.js `construct`): parent, providers, dependencies,
  * protect, aliases (an alias spec's type too, which that server drops), ignoreChanges,
  * replaceOnChanges, customTimeouts, retainOnDelete and deletedWith. Not resource hooks nor a
  * replacement trigger: their decoding is SDK-internal and newer than the oldest SDK we support.

@@ -1,8 +1,8 @@
 /**
  * Pulumi's property values over gRPC (google.protobuf.Struct) as plain values. The engine wraps a
  * secret as an object with a signature key; the settings and providers see plain values, and the
- * keys that were secret are named. (Stock Node providers hand the wrapped form to the provider:
- * issue 37 item 2.) Unknowns pass through as the engine's sentinel string, which the providers
+ * keys that were secret are named (a stock Node provider would hand the wrapped form to the
+ * provider's code, which would then see objects where it checks strings). Unknowns pass through as the engine's sentinel string, which the providers
  * already recognise (validation.ts `isUnknown`). The way back (`toStruct`) wraps the secret keys.
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";

@@ -10,7 +10,7 @@
  * tells without a call whether a later run holds the same token.
  *
  * Without management credentials the token is all there is to tell an account by: the identity
- * stays its fingerprint, as before, and a token of another fingerprint is refused (identity.ts).
+ * stays its fingerprint, and a token of another fingerprint is refused (identity.ts).
  */
 import type { MgmtClient } from "../api/client";
 import { UnauthorizedError } from "../api/errors";

@@ -140,7 +140,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
    */
   private detail<K extends Detail>(key: K): pulumi.Output<NonNullable<SearchIndexInfo[K]>> {
     const details = (DETAILS.get(this) ?? DETAILS.set(this, this.id.apply(fetchDetails)).get(this))!;
-    // Typed as before, when these were stored outputs: undefined only where the service omits one.
+    // Typed as the service's fields: undefined only where the service omits one.
     return details.apply((d) => d?.[key]) as pulumi.Output<NonNullable<SearchIndexInfo[K]>>;
   }
 }
