@@ -4,9 +4,8 @@ module.exports = {
   roots: ["<rootDir>/test"],
   transform: { "^.+\\.ts$": "ts-jest" },
   // Three workers on 2 cores: the files wait a sixth of their time (timeouts, Retry-After, a
-  // PostgreSQL restart, a dead worker's confirmation), and a third file fills those waits. The
-  // whole suite: 1,236 s to 1,457 s in seven runs, against 1,401 s to 1,487 s with two
-  // (docs/testing.md, "The suite's time").
+  // PostgreSQL restart, a dead worker's confirmation), and a third file fills those waits
+  // (CONTRIBUTING.md, "The suite's time").
   maxWorkers: 3,
   testTimeout: 300000,
   modulePathIgnorePatterns: ["<rootDir>/dist/"],

@@ -7,7 +7,7 @@
 
 # Go's compiler and linker collect their garbage a quarter as often as by default (a GOGC the user
 # set wins): a build from an empty cache takes about a sixth less time on 2 cores, for more memory
-# (docs/testing.md, "The suite's time").
+# (CONTRIBUTING.md, "The suite's time").
 export GOGC=${GOGC:-400}
 
 # Go in a checkout's workspace (ROOT/go.work: one module graph for every Go program the repository

@@ -4,7 +4,7 @@
  * differ from what dist/ was built from, or dist/ is missing, compile it and link the package, so
  * running one test file (`npx jest test/e2e/examples.test.ts`) never tests stale code.
  *
- * Then the run's own Pulumi home (docs/testing.md, "Isolation"): nothing is written into the
+ * Then the run's own Pulumi home (CONTRIBUTING.md, "Isolation"): nothing is written into the
  * developer's ~/.pulumi, and no CLI lists the log folder earlier runs grew there.
  */
 import { execFileSync } from "node:child_process";

@@ -54,7 +54,7 @@ test("npm pack contains only what a user needs", () => {
   ]) {
     expect(files).toContain(must);
   }
-  // Compressed size: about 598 kB (2026-11-28) with six resources, the emulator, the fleet and its fence, the plugin (its calls, invokes, Construct, import and install) and its one-file bundle (about 270 kB of it, with its packages' licenses: the package's own compiled modules a second time, zod, grpc-js and the SDK's protocol messages, scripts/bundlePlugin.ts), every command's usage and docs/ (not testing.md and benchmarking.md, about this repository's own suite and benches, since 2026-11-28), and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
+  // Compressed size: about 598 kB with six resources, the emulator, the fleet and its fence, the plugin (its calls, invokes, Construct, import and install) and its one-file bundle (about 270 kB of it, with its packages' licenses: the package's own compiled modules a second time, zod, grpc-js and the SDK's protocol messages, scripts/bundlePlugin.ts), every command's usage and docs/ (what a user reads; CONTRIBUTING.md stays in the repository), and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
   expect(pack.size).toBeLessThan(610_000);
 });
 
