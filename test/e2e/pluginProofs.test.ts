@@ -1,20 +1,22 @@
 /**
- * The proofs from each language (issue 37 item 5), one scenario through every front door
- * (test/support/frontDoors.ts: YAML, Go), by the real engine against the emulator, with the plugin
- * installed by its own command and no download: up, a no-op preview that calls nothing but the
- * program's own function, a change in place, bad input refused at preview before anything is
- * written, refresh after an out-of-band delete, destroy giving back what it found, and no
- * credential plain in the state.
+ * The proofs from each language (issue 37 item 5, issue 64 item 1), one scenario through every
+ * front door (test/support/frontDoors.ts: YAML, Go, Python), by the real engine against the
+ * emulator, with the plugin installed by its own command and no download: up, with an index made
+ * out of band taken by the `import` option; a no-op preview that calls nothing but the program's
+ * own function, a change in place, bad input refused at preview before anything is written,
+ * refresh after an out-of-band delete, destroy giving back what it found and leaving the imported
+ * index, and no credential plain in the state.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { failure, testEnv, type TestEnv } from "../support/harness";
-import { PROOF_KEY, goDoor, yamlDoor, type Declared, type FrontDoor } from "../support/frontDoors";
+import { PROOF_KEY, goDoor, pythonDoor, yamlDoor, type Declared, type FrontDoor } from "../support/frontDoors";
 
 const DOORS = {
   yaml: yamlDoor,
   go: goDoor,
+  python: pythonDoor,
 } satisfies Record<string, (env: TestEnv, dir: string, token: string) => FrontDoor | Promise<FrontDoor>>;
 
 describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (language) => {
@@ -24,6 +26,7 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
   let declared: Declared;
   let accountId: string;
   let before: { messaging?: number; database?: number };
+  let found: { id: string; token: string };
 
   beforeAll(async () => {
     env = await testEnv();
@@ -41,12 +44,15 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
     };
     const database = (await env.client.databases.list())[0];
     before = { messaging: account.budget, database: database.budget };
+    const index = { name: "found", region: "eu-west-1", type: "free" } as const;
+    found = await env.client.searchIndexes.create(index);
     declared = {
       indexType: "payg",
       messagingBudget: 120,
       databaseBudget: 50,
       paused: true,
       databaseId: database.database_id,
+      found: { id: found.id, ...index },
     };
     door = await DOORS[language](env, dir, account.token);
     door.declare(declared);
@@ -56,9 +62,12 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("up creates every resource through the plugin; a no-op preview calls nothing but the program's function", async () => {
+  test("up creates every resource through the plugin and imports the found index; a no-op preview calls nothing but the program's function", async () => {
+    env.emu.resetLog();
     const up = await door.up();
-    expect(up.changes).toEqual({ create: 7 });
+    expect(up.changes).toEqual({ create: 7, import: 1 });
+    // The import read the index and changed nothing of it.
+    expect(env.emu.requests().filter((r) => r.path.includes(found.id) && r.method !== "GET")).toEqual([]);
     const indexId = String(up.outputs.indexId.value);
     expect((await env.client.searchIndexes.get(indexId)).type).toBe("payg");
     expect((await env.client.messagingAccounts.get(accountId)).budget).toBe(120);
@@ -66,7 +75,7 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
 
     env.emu.resetLog();
     const preview = await door.preview();
-    expect(preview.changes).toEqual({ same: 7 });
+    expect(preview.changes).toEqual({ same: 8 });
     expect(env.emu.requests().map((r) => r.route)).toEqual(["GET /v2/messaging/users"]);
   });
 
@@ -74,7 +83,7 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
     declared = { ...declared, messagingBudget: 200, paused: false };
     door.declare(declared);
     const up = await door.up();
-    expect(up.changes).toEqual({ same: 5, update: 2 });
+    expect(up.changes).toEqual({ same: 6, update: 2 });
     expect((await env.client.messagingAccounts.get(accountId)).budget).toBe(200);
   });
 
@@ -87,7 +96,7 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
     door.declare(declared);
   });
 
-  test("refresh after an out-of-band delete drops the index; destroy gives back what it found; no credential in state", async () => {
+  test("refresh after an out-of-band delete drops the index; destroy gives back what it found and leaves the imported index; no credential in state", async () => {
     const indexId = String((await door.up()).outputs.indexId.value);
     await env.client.searchIndexes.delete(indexId);
     const refresh = await door.refresh();
@@ -96,12 +105,14 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
     await door.destroy();
     expect((await env.client.messagingAccounts.get(accountId)).budget).toBe(before.messaging);
     expect((await env.client.databases.list())[0].budget).toBe(before.database);
+    expect(await env.client.searchIndexes.get(found.id)).toMatchObject({ name: "found", type: "free" });
     const state = door.stateText();
     const alice = env.emu.users[0];
     // Which credential leaked, never the credential itself (a test's output is output too).
     const leaked = [
       ["alice's password", alice.password],
       ...alice.accounts.map((a) => [`the token of account ${a.id}`, a.token]),
+      ["the imported index's token", found.token],
     ].filter(([, secret]) => state.includes(secret));
     expect(leaked.map(([what]) => what)).toEqual([]);
   });
