@@ -71,5 +71,5 @@ if [[ " $* " == *" --yaml "* ]]; then
 fi
 if [[ " $* " == *" --python "* ]]; then
   # Here rather than in the first test that needs it: pip's first install waits on PyPI for a minute or two.
-  bash scripts/ensure-python.sh >/dev/null
+  bash scripts/ensure-python.sh "$bin" >/dev/null
 fi

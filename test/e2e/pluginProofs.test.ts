@@ -7,11 +7,24 @@
  * refresh after an out-of-band delete, destroy giving back what it found and leaving the imported
  * index, and no credential plain in the state.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { failure, testEnv, type TestEnv } from "../support/harness";
-import { PROOF_KEY, goDoor, pythonDoor, yamlDoor, type Declared, type FrontDoor } from "../support/frontDoors";
+import { promisify } from "node:util";
+import { mgmtConfigMap } from "../../provider/automation";
+import { installPlugin } from "../../provider/plugin/install";
+import { failure, pulumiCliDir, testEnv, type TestEnv } from "../support/harness";
+import { PLUGIN_MAIN } from "../support/pluginProcess";
+import {
+  PROOF_KEY,
+  goDoor,
+  pythonDoor,
+  pythonProofEnv,
+  yamlDoor,
+  type Declared,
+  type FrontDoor,
+} from "../support/frontDoors";
 
 const DOORS = {
   yaml: yamlDoor,
@@ -115,5 +128,90 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
       ["the imported index's token", found.token],
     ].filter(([, secret]) => state.includes(secret));
     expect(leaked.map(([what]) => what)).toEqual([]);
+  });
+});
+
+/**
+ * A `runtime: python` project, as `pulumi new python` lays one out: `pulumi up` through the CLI
+ * starts the Python language host (scripts/pylanghost, linked beside the CLI by
+ * scripts/ensure-python.sh), which runs the project's `__main__.py` in the project's `venv/`.
+ */
+describe("a runtime: python project", () => {
+  let env: TestEnv;
+  let dir: string;
+
+  beforeAll(async () => {
+    env = await testEnv();
+    dir = mkdtempSync(path.join(tmpdir(), "mgmt-python-project-"));
+  });
+  afterAll(async () => {
+    await env.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("pulumi up runs __main__.py on the generated SDK through the language host; a no-op preview; destroy", async () => {
+    const project = path.join(dir, "project");
+    mkdirSync(project);
+    mkdirSync(path.join(dir, "state"));
+    symlinkSync(pythonProofEnv(), path.join(project, "venv"));
+    const pluginDir = path.join(dir, "plugin");
+    installPlugin(pluginDir, PLUGIN_MAIN);
+    writeFileSync(
+      path.join(project, "Pulumi.yaml"),
+      `name: mgmt-python-project\nruntime: python\nplugins:\n  providers:\n    - name: mgmt\n      path: ${pluginDir}\n`,
+    );
+    writeFileSync(
+      path.join(project, "__main__.py"),
+      [
+        "import pulumi",
+        "import pulumi_mgmt as mgmt",
+        "",
+        'catalog = mgmt.SearchIndex("catalog", region="eu-west-1", type="payg")',
+        'pulumi.export("id", catalog.id)',
+        'pulumi.export("token", catalog.tokens.token)',
+        "",
+      ].join("\n"),
+    );
+    const cli = pulumiCliDir();
+    const pulumi = async (...args: string[]): Promise<string> => {
+      try {
+        const { stdout } = await promisify(execFile)(path.join(cli, "pulumi"), args, {
+          cwd: project,
+          maxBuffer: 16 * 1024 * 1024,
+          env: {
+            // No language host on PATH: the engine must find the one beside the CLI.
+            PATH: [cli, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
+            HOME: dir,
+            PULUMI_HOME: path.join(dir, "home"),
+            PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
+            PULUMI_CONFIG_PASSPHRASE: "python-project-test",
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+          },
+        });
+        return stdout;
+      } catch (err) {
+        const e = err as Error & { stdout?: string; stderr?: string };
+        throw new Error(`pulumi ${args[0]} failed:\n${e.stdout}\n${e.stderr}`);
+      }
+    };
+    await pulumi("stack", "init", "dev");
+    const settings = Object.entries(mgmtConfigMap(env.mgmt)).flatMap(([k, v]) => [
+      v.secret ? "--secret" : "--plaintext",
+      `${k}=${v.value}`,
+    ]);
+    await pulumi("config", "set-all", ...settings);
+
+    await pulumi("up", "--yes");
+    const outputs = JSON.parse(await pulumi("stack", "output", "--json")) as Record<string, string>;
+    expect(outputs.token).toBe("[secret]");
+    expect((await env.client.searchIndexes.get(outputs.id)).type).toBe("payg");
+
+    env.emu.resetLog();
+    await pulumi("preview", "--expect-no-changes");
+    expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+
+    await pulumi("destroy", "--yes");
+    expect((await env.client.searchIndexes.list()).map((i) => i.id)).not.toContain(outputs.id);
   });
 });

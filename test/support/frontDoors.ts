@@ -171,9 +171,12 @@ export function goDoor(env: TestEnv, dir: string, token: string): FrontDoor {
 
 let pythonEnv: string | undefined;
 
-/** The virtual environment with sdk/python and `pulumi` from PyPI (scripts/ensure-python.sh): made once, then cached. */
-function pythonProofEnv(): string {
-  pythonEnv ??= execFileSync("bash", [path.resolve(__dirname, "../../scripts/ensure-python.sh")], {
+/**
+ * The virtual environment with sdk/python and `pulumi` from PyPI (scripts/ensure-python.sh): made
+ * once, then cached; the Python language host (scripts/pylanghost) is linked beside the tests' CLI.
+ */
+export function pythonProofEnv(): string {
+  pythonEnv ??= execFileSync("bash", [path.resolve(__dirname, "../../scripts/ensure-python.sh"), pulumiCliDir()], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   })
