@@ -8,7 +8,8 @@ the Go module proxy this project's machines reach. This one serves the `Language
 program) with the project's `__main__.py` (or its `main:`) as the program: the engine's settings,
 config and secrets reach it as they reach an inline program. Plugins are not reported
 (GetRequiredPlugins answers none): a provider comes from the project's `plugins:` or the plugin
-cache. Everything else answers Unimplemented, which the engine treats as an older host.
+cache. `pulumi import`'s code generation (GenerateProgram) answers one line on what to do instead.
+Everything else answers Unimplemented, which the engine treats as an older host.
 """
 
 import os
@@ -55,6 +56,15 @@ class Host(LanguageServer):
         del run.args[:]
         run.args.append(self.engine_address)
         return super().Run(run, context)
+
+
+    def GenerateProgram(self, request, context):
+        # `pulumi import` asks for the code to paste after it has imported: say how to do without it.
+        context.abort(
+            grpc.StatusCode.UNIMPLEMENTED,
+            "scripts/pylanghost does not write Python code: the import is done; run pulumi import with"
+            " --generate-code=false, or with Pulumi's own Python host (in its releases) to get the code",
+        )
 
 
 def main():

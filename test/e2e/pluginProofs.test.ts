@@ -149,7 +149,7 @@ describe("a runtime: python project", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("pulumi up runs __main__.py on the generated SDK through the language host; a no-op preview; destroy", async () => {
+  test("pulumi up runs __main__.py on the generated SDK through the language host; a no-op preview; pulumi import; destroy leaves the imported index", async () => {
     const project = path.join(dir, "project");
     mkdirSync(project);
     mkdirSync(path.join(dir, "state"));
@@ -211,7 +211,18 @@ describe("a runtime: python project", () => {
     await pulumi("preview", "--expect-no-changes");
     expect(env.emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
 
+    // pulumi import takes the index as found, then asks the host for code, which it does not write: one line says what to do.
+    const found = await env.client.searchIndexes.create({ name: "found", region: "eu-west-1", type: "free" });
+    const message = await failure(
+      pulumi("import", "--yes", "--protect=false", "mgmt:index:SearchIndex", "found", found.id),
+    );
+    expect(message).toMatch(
+      /^error: scripts\/pylanghost does not write Python code: the import is done; run pulumi import with --generate-code=false/m,
+    );
+
     await pulumi("destroy", "--yes");
-    expect((await env.client.searchIndexes.list()).map((i) => i.id)).not.toContain(outputs.id);
+    const left = (await env.client.searchIndexes.list()).map((i) => i.id);
+    expect(left).not.toContain(outputs.id);
+    expect(left).toContain(found.id);
   });
 });
