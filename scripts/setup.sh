@@ -3,6 +3,7 @@
 # the compiled package, the package resolvable by its own name, and a Pulumi CLI.
 #   --typecheck  also type-check the tests (what `npm test` wants)
 #   --yaml       also Pulumi's YAML language host beside the CLI (the plugin's YAML proof)
+#   --python     also the virtual environment of the plugin's Python proof (scripts/ensure-python.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -67,4 +68,8 @@ if [[ " $* " == *" --yaml "* ]]; then
   # The folder to put on PATH when the CLI's own could not take the host (the YAML proofs of test/e2e/pluginProofs.test.ts).
   yaml_dir=$(bash scripts/ensure-yaml.sh "$bin" | tail -n 1)
   echo "$yaml_dir" > "$stamps/yaml-dir"
+fi
+if [[ " $* " == *" --python "* ]]; then
+  # Here rather than in the first test that needs it: pip's first install waits on PyPI for a minute or two.
+  bash scripts/ensure-python.sh "$bin" >/dev/null
 fi

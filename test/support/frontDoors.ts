@@ -1,9 +1,11 @@
 /**
  * The languages a program reaches the `mgmt` plugin from, as one interface the proofs drive
  * (test/e2e/pluginProofs.test.ts): YAML (a Pulumi.yaml program, Pulumi's YAML host, the schema
- * from the plugin) and Go (a program on the generated Go SDK, test/go/proof, run through Go's
- * Automation API). Each front door declares the same program: every resource of the package and
- * the account read through a function; the plugin is installed with its own command.
+ * from the plugin), Go (a program on the generated Go SDK, test/go/proof, run through Go's
+ * Automation API) and Python (a program on the generated Python SDK installed with pip,
+ * test/python/proof.py, run through Python's Automation API). Each front door declares the same
+ * program: every resource of the package, the account read through a function, and an index made
+ * out of band taken with the `import` option; the plugin is installed with its own command.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,6 +24,16 @@ export interface Declared {
   databaseBudget: number;
   paused: boolean;
   databaseId: string;
+  /** An index made out of band, declared as found (adopted by its id) with the `import` option. */
+  found?: FoundIndex;
+}
+
+/** What an imported index's inputs must be: what the plugin's read answers. */
+export interface FoundIndex {
+  id: string;
+  name: string;
+  region: string;
+  type: string;
 }
 
 export interface Run {
@@ -92,11 +104,22 @@ resources:
       region: eu-central-1
       queue: ${PROOF_QUEUE}
       parallelism: 3
-outputs:
+${d.found ? foundYaml(d.found) : ""}outputs:
   indexId: \${docs.id}
   tokens: \${docs.tokens}
 `;
 }
+
+const foundYaml = (f: FoundIndex) => `  found:
+    type: mgmt:index:SearchIndex
+    properties:
+      name: ${f.name}
+      region: ${f.region}
+      type: ${f.type}
+      adopt: ${f.id}
+    options:
+      import: ${f.id}
+`;
 
 const stateOf = (files: string[]) => files.map((f) => readFileSync(f, "utf8")).join("\n");
 
@@ -143,9 +166,41 @@ function goProofBinary(dir: string): string {
 
 /** Go: the generated Go SDK in an inline program of Go's Automation API, one operation per run of the binary. */
 export function goDoor(env: TestEnv, dir: string, token: string): FrontDoor {
+  return proofProgramDoor(env, dir, token, goProofBinary(dir), []);
+}
+
+let pythonEnv: string | undefined;
+
+/**
+ * The virtual environment with sdk/python and `pulumi` from PyPI (scripts/ensure-python.sh): made
+ * once, then cached; the Python language host (scripts/pylanghost) is linked beside the tests' CLI.
+ */
+export function pythonProofEnv(): string {
+  pythonEnv ??= execFileSync("bash", [path.resolve(__dirname, "../../scripts/ensure-python.sh"), pulumiCliDir()], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
+  return pythonEnv;
+}
+
+/** Python: the generated Python SDK in an inline program of Python's Automation API, one operation per run. */
+export function pythonDoor(env: TestEnv, dir: string, token: string): FrontDoor {
+  return proofProgramDoor(env, dir, token, path.join(pythonProofEnv(), "bin", "python"), [
+    path.resolve(__dirname, "../python/proof.py"),
+  ]);
+}
+
+/**
+ * A proof program of the Automation API (test/go/proof, test/python/proof.py): `command ...args op`
+ * runs one operation; the environment carries what is declared, the stack's config, the backend,
+ * the plugin's folder and the CLI (PROOF_*); its last line of stdout is the run's JSON report.
+ */
+function proofProgramDoor(env: TestEnv, dir: string, token: string, command: string, args: string[]): FrontDoor {
   const pluginDir = path.join(dir, ".plugin");
   installPlugin(pluginDir, PLUGIN_MAIN);
-  const binary = goProofBinary(dir);
   const backend = testBackend();
   mkdirSync(backend.backendDir, { recursive: true });
   const config = Object.fromEntries(
@@ -157,7 +212,7 @@ export function goDoor(env: TestEnv, dir: string, token: string): FrontDoor {
   let declared: Declared | undefined;
   const run = async (op: string): Promise<Run> => {
     try {
-      const { stdout } = await promisify(execFile)(binary, [op], {
+      const { stdout } = await promisify(execFile)(command, [...args, op], {
         cwd: dir,
         maxBuffer: 64 * 1024 * 1024,
         env: {

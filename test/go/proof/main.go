@@ -29,6 +29,16 @@ type declared struct {
 	DatabaseBudget  int    `json:"databaseBudget"`
 	Paused          bool   `json:"paused"`
 	DatabaseID      string `json:"databaseId"`
+	Found           *found `json:"found,omitempty"`
+}
+
+// found is an index made out of band, declared with the `import` option: its inputs are what the
+// plugin's read answers (an import adopts by id).
+type found struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Region string `json:"region"`
+	Type   string `json:"type"`
 }
 
 type configValue struct {
@@ -85,6 +95,14 @@ func program(d declared) pulumi.RunFunc {
 			Region: pulumi.String(region), Queue: pulumi.String("proof-orders"), Parallelism: pulumi.Int(3),
 		}); err != nil {
 			return err
+		}
+		if f := d.Found; f != nil {
+			if _, err := mgmt.NewSearchIndex(ctx, "found", &mgmt.SearchIndexArgs{
+				Name: pulumi.String(f.Name), Region: pulumi.String(f.Region), Type: pulumi.String(f.Type),
+				Adopt: pulumi.String(f.ID),
+			}, pulumi.Import(pulumi.ID(f.ID))); err != nil {
+				return err
+			}
 		}
 		ctx.Export("indexId", docs.ID())
 		ctx.Export("tokens", docs.Tokens)
