@@ -136,8 +136,15 @@ function quietly(command: string, args: string[], failure: string): void {
   }
 }
 
+/** Runs a step, its errors on stderr; a missing program (python3, tar, npm) is one line naming it. */
 function run(command: string, args: string[], cwd: string): void {
-  execFileSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    execFileSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      throw new Error(`${command} is not on PATH: the release runs \`${command} ${args.slice(0, 3).join(" ")}\``);
+    throw new Error(`\`${path.basename(command)} ${args.slice(0, 3).join(" ")}\` failed (its errors are above)`);
+  }
 }
 
 /** The Node.js SDK compiled to JavaScript and packed as npm installs it: `bin/` with the manifest, as Pulumi's providers publish. */
@@ -234,7 +241,7 @@ function parseArgs(argv: string[]): ReleaseOptions {
       if (flag === "--out") out = path.resolve(value);
       else pluginDownloadURL = value;
       i++;
-    } else throw new Error(`unexpected argument "${argv.slice(i).join(" ")}" (usage: ${USAGE.split("\n")[0]})`);
+    } else throw new Error(`unexpected argument "${argv.slice(i).join(" ")}" (${USAGE.split("\n")[0]})`);
   }
   if (!/^(https?|github|gitlab):\/\/\S+$/.test(pluginDownloadURL))
     throw new Error(`the plugin download URL "${pluginDownloadURL}" is not an http(s), github:// or gitlab:// address`);
