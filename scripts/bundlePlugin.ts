@@ -41,7 +41,8 @@ const externals: Plugin = {
   },
 };
 
-function bundleOptions(dist: string): BuildOptions {
+/** The plugin bundle's esbuild options; the single executable's bundle (scripts/release.ts) starts from them. */
+export function bundleOptions(dist: string): BuildOptions {
   return {
     absWorkingDir: path.resolve(dist, ".."),
     entryPoints: [path.join(dist, "provider", "plugin", "main.js")],
@@ -61,7 +62,7 @@ function bundleOptions(dist: string): BuildOptions {
   };
 }
 
-interface BundledPackage {
+export interface BundledPackage {
   name: string;
   version: string;
   license: string;
@@ -69,7 +70,7 @@ interface BundledPackage {
 }
 
 /** The packages whose files went into the bundle (the innermost node_modules folder of each input). */
-function bundledPackages(metafile: Metafile, root: string): BundledPackage[] {
+export function bundledPackages(metafile: Metafile, root: string): BundledPackage[] {
   const dirs = new Set<string>();
   for (const input of Object.keys(metafile.inputs)) {
     const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.replace(/\\/g, "/"));
@@ -92,6 +93,13 @@ function bundledPackages(metafile: Metafile, root: string): BundledPackage[] {
   });
 }
 
+/** THIRD_PARTY_LICENSES.txt's text: each package bundled into `into`, with its license. */
+export function licensesText(packages: BundledPackage[], into: string): string {
+  return packages
+    .map((p) => `${p.name} ${p.version} (${p.license}), bundled into ${into}:\n\n${p.licenseText}\n`)
+    .join(`\n${"-".repeat(72)}\n\n`);
+}
+
 export interface PluginBundle {
   /** The bundle's text, banner included. */
   text: string;
@@ -111,10 +119,7 @@ export async function pluginBundle(dist: string): Promise<PluginBundle> {
   ].join("\n");
   const [first, ...rest] = result.outputFiles![0].text.split("\n");
   const text = first.startsWith("#!") ? [first, banner, ...rest].join("\n") : [banner, first, ...rest].join("\n");
-  const licenses = packages
-    .map((p) => `${p.name} ${p.version} (${p.license}), bundled into ${PLUGIN_BUNDLE}:\n\n${p.licenseText}\n`)
-    .join(`\n${"-".repeat(72)}\n\n`);
-  return { text, licenses, metafile: result.metafile! };
+  return { text, licenses: licensesText(packages, PLUGIN_BUNDLE), metafile: result.metafile! };
 }
 
 /** Writes the bundle and its licenses into `dist`. */

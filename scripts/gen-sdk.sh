@@ -4,6 +4,8 @@
 # serves), with Pulumi's own code generators (scripts/codegen). Run it after changing the schema:
 #   npm run gen:sdk                      (= bash scripts/gen-sdk.sh)
 #   bash scripts/gen-sdk.sh --out DIR    writes DIR/go, DIR/python, ... instead (test/unit/sdkFresh.test.ts)
+#   --plugin-download-url URL            the schema's pluginDownloadURL for a release to another
+#                                        address (scripts/release.ts), instead of the schema's own
 # The generators are Go programs, built on first use in the repository's Go workspace (go.work:
 # seconds once the CLI is built; modules from the module proxy) and cached by a checksum of their
 # sources under ${PULUMI_MGMT_CACHE:-~/.cache/pulumi-mgmt}, where scripts/ensure-pulumi.sh keeps
@@ -16,10 +18,12 @@ die() { log "$*"; exit 1; }
 . "$here/scripts/go-env.sh"
 
 out="$here/sdk"
+download_url=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
-    *) die "unknown argument '$1' (usage: scripts/gen-sdk.sh [--out DIR])" ;;
+    --plugin-download-url) [ $# -ge 2 ] || die "--plugin-download-url needs a URL"; download_url=$2; shift 2 ;;
+    *) die "unknown argument '$1' (usage: scripts/gen-sdk.sh [--out DIR] [--plugin-download-url URL])" ;;
   esac
 done
 mkdir -p "$out" && out=$(cd "$out" && pwd)
@@ -47,8 +51,8 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-node -e 'process.stdout.write(JSON.stringify(require(process.argv[1]).packageSchema(), null, 2) + "\n")' \
-  "$here/dist/provider/plugin/schema.js" > "$work/schema.json"
+node -e 'process.stdout.write(JSON.stringify(require(process.argv[1]).packageSchema(process.argv[2] || undefined), null, 2) + "\n")' \
+  "$here/dist/provider/plugin/schema.js" "$download_url" > "$work/schema.json"
 "$bin/codegen" -schema "$work/schema.json" -out "$out"
 "$bin/codegen-dotnet" -schema "$work/schema.json" -out "$out/dotnet"
 log "wrote $out/go, $out/python, $out/dotnet and $out/nodejs"

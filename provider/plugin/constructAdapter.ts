@@ -67,6 +67,9 @@ const USED: { [M in keyof Internals]: { module: string; functions: (keyof Intern
   rpc: { module: "@pulumi/pulumi/runtime/rpc", functions: ["serializeResourceProperties"] },
 };
 
+/** The SDK modules Construct requires by name (the single executable serves them from its bundle: scripts/seaModules.ts). */
+export const CONSTRUCT_MODULES: readonly string[] = Object.values(USED).map((u) => u.module);
+
 /** "module.function" for each internal function the loaded SDK lacks. */
 export function constructAdapterProblems(): string[] {
   const missing = Object.values(USED).flatMap(({ module, functions }) => {

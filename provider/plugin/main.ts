@@ -27,6 +27,14 @@ if (command === "--help" || command === "-h") {
   process.exit(0);
 }
 if (command === "install") {
+  // The single executable of the release archive is installed by the engine, not by itself: its
+  // launcher would name a node and a package this machine need not have.
+  if (require("node:sea").isSea()) {
+    process.stderr.write(
+      `pulumi-resource-mgmt install: this is the plugin archive's executable: install the archive with \`pulumi plugin install resource mgmt ${PLUGIN_VERSION} --file <archive>\` (docs/plugin.md)\n`,
+    );
+    process.exit(2);
+  }
   const dirFlag = rest.indexOf("--dir");
   if ((dirFlag >= 0 && !rest[dirFlag + 1]) || rest.length !== (dirFlag >= 0 ? 2 : 0)) {
     process.stderr.write(`pulumi-resource-mgmt install: unexpected arguments "${rest.join(" ")}"\n${USAGE}`);

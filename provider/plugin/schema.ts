@@ -14,6 +14,14 @@ import { PLUGIN_RESOURCES, type PluginResource } from "./resources";
 /** The plugin's version: the npm package's, which ships it (a unit test holds them equal). */
 export const PLUGIN_VERSION = "0.1.0";
 
+/**
+ * Where the engine downloads the plugin archive (`pulumi-resource-mgmt-v<version>-<os>-<arch>.tar.gz`,
+ * written by `npm run release`) when a program needs the plugin and it is not installed: the
+ * generated SDKs register it with their resources. A release for another address passes
+ * `--plugin-download-url` (scripts/release.ts), which regenerates the SDKs it packs.
+ */
+export const PLUGIN_DOWNLOAD_URL = `https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v${PLUGIN_VERSION}`;
+
 export interface ResourceSpec {
   description: string;
   isComponent?: boolean;
@@ -32,6 +40,7 @@ export interface PackageSchema {
   name: string;
   version: string;
   description: string;
+  pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   resources: Record<string, ResourceSpec>;
@@ -45,7 +54,7 @@ export interface PackageSchema {
  * What Pulumi's code generators need to write sdk/<language> (scripts/gen-sdk.sh): package names
  * and, for Go, the import path of the folder the SDK is committed in. `respectSchemaVersion`
  * writes the plugin's version into each SDK's manifest instead of a placeholder for a publish
- * pipeline to fill in; no `pluginDownloadURL`, as the plugin comes with the npm package.
+ * pipeline to fill in.
  */
 const LANGUAGE = {
   go: {
@@ -118,7 +127,7 @@ export function resourceSchema(r: PluginResource): ResourceSpec {
   return resourceSpec(new TypeCollector(), r.name, r.description, r.inputs, r.outputs, r.internalInputs);
 }
 
-export function packageSchema(): PackageSchema {
+export function packageSchema(pluginDownloadURL: string = PLUGIN_DOWNLOAD_URL): PackageSchema {
   const types = new TypeCollector();
   const resources: Record<string, ResourceSpec> = {};
   for (const r of PLUGIN_RESOURCES)
@@ -145,6 +154,7 @@ export function packageSchema(): PackageSchema {
     version: PLUGIN_VERSION,
     description:
       "Search indexes, messaging accounts, budgets, flow control keys and queues of the management API, as code.",
+    pluginDownloadURL,
     config: { variables },
     provider: {
       description:

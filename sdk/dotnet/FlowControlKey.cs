@@ -105,6 +105,7 @@ namespace PulumiMgmt.Mgmt
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v0.1.0",
                 AdditionalSecretOutputs =
                 {
                     "token",

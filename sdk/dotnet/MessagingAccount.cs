@@ -108,6 +108,7 @@ namespace PulumiMgmt.Mgmt
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v0.1.0",
                 AdditionalSecretOutputs =
                 {
                     "readOnlyToken",

@@ -84,6 +84,7 @@ namespace PulumiMgmt.Mgmt
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v0.1.0",
             };
             var merged = CustomResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.

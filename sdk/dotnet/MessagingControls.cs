@@ -52,6 +52,7 @@ namespace PulumiMgmt.Mgmt
             var defaultOptions = new ComponentResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v0.1.0",
             };
             var merged = ComponentResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.

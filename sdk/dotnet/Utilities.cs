@@ -53,6 +53,7 @@ namespace PulumiMgmt.Mgmt
         {
             var dst = src ?? new global::Pulumi.InvokeOptions{};
             dst.Version = src?.Version ?? Version;
+            dst.PluginDownloadURL = src?.PluginDownloadURL ?? "https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v0.1.0";
             return dst;
         }
 
@@ -60,6 +61,7 @@ namespace PulumiMgmt.Mgmt
         {
             var dst = src ?? new global::Pulumi.InvokeOutputOptions{};
             dst.Version = src?.Version ?? Version;
+            dst.PluginDownloadURL = src?.PluginDownloadURL ?? "https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v0.1.0";
             return dst;
         }
 

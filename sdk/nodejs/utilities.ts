@@ -53,7 +53,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion() };
+    return { version: getVersion(), pluginDownloadURL: "https://github.com/pulumi-mgmt/pulumi-mgmt/releases/download/v0.1.0" };
 }
 
 /** @internal */
