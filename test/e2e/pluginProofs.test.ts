@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { failure, testEnv, type TestEnv } from "../support/harness";
+import { releasedMessage } from "../../provider/resources/released";
 import { PROOF_KEY, goDoor, yamlDoor, type Declared, type FrontDoor } from "../support/frontDoors";
 
 const DOORS = {
@@ -93,7 +94,11 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
     const refresh = await door.refresh();
     expect(refresh.changes).toMatchObject({ delete: 1 });
 
-    await door.destroy();
+    const destroyed = await door.destroy();
+    // The engine says "deleted" of every one; the run's output also says which were only released.
+    for (const what of [`messaging account "${accountId}"`, `flow control key "${PROOF_KEY}"`])
+      expect(destroyed.output).toContain(releasedMessage(what));
+    expect(destroyed.output).not.toMatch(/search index "docs" \([^)]*\): released/);
     expect((await env.client.messagingAccounts.get(accountId)).budget).toBe(before.messaging);
     expect((await env.client.databases.list())[0].budget).toBe(before.database);
     const state = door.stateText();
