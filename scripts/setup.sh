@@ -2,7 +2,7 @@
 # Everything `npm start`, `npm test` and `npm run bench` need before they run:
 # the compiled package, the package resolvable by its own name, and a Pulumi CLI.
 #   --typecheck  also type-check the tests (what `npm test` wants)
-#   --yaml       also Pulumi's YAML language host beside the CLI (the plugin's YAML proof)
+#   --yaml       also Pulumi's YAML language host beside the CLI (`npm run setup`, the plugin's YAML proof)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -58,6 +58,10 @@ echo "$bin" > "$stamps/cli-dir"
 mkdir -p node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt
 echo "$bin" > node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt/cli-dir
 echo "[setup] Pulumi CLI: $bin ($("$bin/pulumi" version))" >&2
+# A CLI built here is not on PATH: say how to run it from a shell (YAML, Go and Python programs).
+if [ "$(command -v pulumi 2>/dev/null)" != "$bin/pulumi" ]; then
+  echo "[setup] it is not the pulumi on PATH; to run it yourself: export PATH=\"$bin:\$PATH\"" >&2
+fi
 if [[ " $* " == *" --yaml "* ]]; then
   # The folder to put on PATH when the CLI's own could not take the host (test/e2e/pluginYaml.test.ts).
   yaml_dir=$(bash scripts/ensure-yaml.sh "$bin" | tail -n 1)
