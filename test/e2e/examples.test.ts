@@ -136,8 +136,12 @@ test("go: the README's Go example creates its index through the plugin installed
   env.emu.emulator.reset();
   const work = mkdtempSync(path.join(tmpdir(), "example-go-"));
   try {
-    const binary = path.join(work, "example");
-    goBuild(path.join(EXAMPLES, "go"), ["-o", binary, "."]);
+    // The build command of its README, which names what it compiles (a first build is minutes long).
+    const readme = readFileSync(path.join(EXAMPLES, "go/README.md"), "utf8");
+    const build = /`go build ((?:-\S+ )*)-o (\S+) \. && \.\/\2 up`/.exec(readme);
+    expect(build?.[1]).toContain("-v");
+    const binary = path.join(work, build![2]);
+    goBuild(path.join(EXAMPLES, "go"), [...build![1].trim().split(" "), "-o", binary, "."]);
     // A Pulumi home of its own, where `npx pulumi-resource-mgmt install` puts the plugin.
     const home = path.join(work, "pulumi-home");
     const backend = testBackend();
