@@ -225,6 +225,44 @@ test("yaml: the README's Pulumi.yaml, with the plugin installed as the README sa
   }
 });
 
+test("yaml: getSearchIndex answers an index's name and endpoint plain, and getSearchIndexTokens its tokens secret", async () => {
+  // Pulumi's YAML host makes a whole invoke result secret when any field of it is.
+  env.emu.emulator.reset();
+  const work = mkdtempSync(path.join(tmpdir(), "yaml-invoke-"));
+  try {
+    const existing = await env.client.searchIndexes.create({ name: "found", region: "eu-west-1", type: "free" });
+    writeFileSync(
+      path.join(work, "Pulumi.yaml"),
+      [
+        "name: yaml-invoke",
+        "runtime: yaml",
+        "variables:",
+        "  found:",
+        "    fn::invoke: { function: mgmt:index:getSearchIndex, arguments: { id: " + existing.id + " } }",
+        "  tokens:",
+        "    fn::invoke: { function: mgmt:index:getSearchIndexTokens, arguments: { id: " + existing.id + " } }",
+        "outputs:",
+        "  name: ${found.name}",
+        "  endpoint: ${found.endpoint}",
+        "  token: ${tokens.token}",
+        "",
+      ].join("\n"),
+    );
+    const home = path.join(work, "pulumi-home");
+    installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
+    const s = await env.stack({ workDir: work, stackName: "dev", envVars: { PULUMI_HOME: home } });
+    const up = await s.up();
+    expect(up.outputs.name).toEqual({ value: "found", secret: false });
+    expect(up.outputs.endpoint).toEqual({ value: existing.endpoint, secret: false });
+    expect(up.outputs.token).toEqual({ value: existing.token, secret: true });
+    expect(up.stdout.includes(existing.token)).toBe(false);
+    expect(backendContains(s, [existing.token])).toEqual([]);
+    await s.destroy();
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
 test("no state file and no engine output holds the password or a token in plain text", async () => {
   const secrets = [
     ...env.emu.users.flatMap((u) => [u.password, ...u.accounts.map((a) => a.token)]),
