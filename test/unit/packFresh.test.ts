@@ -34,8 +34,15 @@ test("a clean checkout packs a package whose plugin runs", async () => {
     .filter((f) => f && existsSync(path.join(ROOT, f)));
   for (const f of files) cpSync(path.join(ROOT, f), path.join(clone, f), { recursive: true });
   expect(existsSync(path.join(clone, "dist"))).toBe(false);
-  // What `npm ci` installs: links, not copies; nothing in the clone writes into them.
-  execFileSync("cp", ["-al", path.join(ROOT, "node_modules"), path.join(clone, "node_modules")]);
+  // What `npm ci` installs: links, not copies (nothing in the clone writes into them); copies
+  // where the temporary folder is on another file system.
+  const modules = path.join(clone, "node_modules");
+  try {
+    execFileSync("cp", ["-al", path.join(ROOT, "node_modules"), modules], { stdio: "ignore" });
+  } catch {
+    rmSync(modules, { recursive: true, force: true });
+    execFileSync("cp", ["-a", path.join(ROOT, "node_modules"), modules]);
+  }
   for (const added of ["node_modules/.cache", "node_modules/pulumi-mgmt"])
     rmSync(path.join(clone, added), { recursive: true, force: true });
 
