@@ -416,11 +416,14 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const client = apiClient();
     const label = keyLabel(props.key);
     const t = props.token;
+    // Nothing of the stack's to give back: the key, which the stack never makes, is only released
+    // (needing no token: unless one is at hand, no takeover is looked up).
+    if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0) {
+      const known = (t ?? client.settings.messagingToken) !== undefined;
+      return known && takenOverThisRun(keyRef(client, props)) ? undefined : sayReleased(label);
+    }
     // Renamed in code (or replaced): the resource that took the key over in this run keeps it as it is.
     if (takenOverThisRun(keyRef(client, props))) return;
-    // Nothing of the stack's to give back: the key, which the stack never makes, is only released.
-    if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0)
-      return sayReleased(label);
     const acting = await actingWith(client, label, stored, t);
     const target = { ...props, token: acting.token };
     try {
