@@ -43,6 +43,8 @@ const notices = () =>
   processState("waitNotice", () => ({
     sink: undefined as Sink | undefined,
     engine: undefined as string | undefined,
+    /** tellEngine's way to the engine (set with the engine's address). */
+    tell: undefined as ((message: string, urn: string | undefined) => Promise<void>) | undefined,
     urn: new AsyncLocalStorage<string>(),
     /** When each line (a URN, or "" for the stack's) last got a message. */
     shownAt: new Map<string, number>(),
@@ -81,24 +83,36 @@ export function callingResource(): string | undefined {
 
 /** Where this process's reports go (tests give their own; the default is none). */
 export function setWaitSink(sink: Sink | undefined): void {
-  Object.assign(notices(), { sink, engine: undefined, shownAt: new Map() });
+  Object.assign(notices(), { sink, engine: undefined, tell: undefined, shownAt: new Map() });
 }
 
 /**
- * Sends the reports to the engine at `address` (host:port) as ephemeral status messages. The
- * gRPC client is made with the first report: most runs retry nothing.
+ * Sends the reports to the engine at `address` (host:port) as ephemeral status messages, and what
+ * `tellEngine` says as lasting ones. The gRPC client is made with the first message: most runs
+ * retry nothing and release nothing.
  */
 export function reportWaitsToEngine(address: string): void {
   if (notices().engine === address) return; // each provider's configure asks again
-  let log: ((message: string, urn: string | undefined) => void) | undefined;
-  setWaitSink((message, urn) => {
-    log ??= engineLog(address);
-    log(message, urn);
-  });
+  let log: EngineLog | undefined;
+  setWaitSink((message, urn) => void (log ??= engineLog(address))(message, urn, true));
   notices().engine = address;
+  notices().tell = (message, urn) => (log ??= engineLog(address))(message, urn, false);
 }
 
-function engineLog(address: string): (message: string, urn: string | undefined) => void {
+/**
+ * Says something the run's own output keeps: an info line of the resource whose call is running
+ * (the plugin's resource calls), or of the stack (the dynamic provider host, which is not told).
+ * Resolves once the engine has it (at most 5 s; at once with no engine): the step it is about
+ * ends after it, so the line is shown with it. Never throws.
+ */
+export function tellEngine(message: string): Promise<void> {
+  const tell = notices().tell;
+  return tell ? tell(message, callingResource()).catch(() => undefined) : Promise.resolve();
+}
+
+type EngineLog = (message: string, urn: string | undefined, ephemeral: boolean) => Promise<void>;
+
+function engineLog(address: string): EngineLog {
   // A client class of this package's grpc-js for the SDK's service definition, as the plugin's
   // server is made (server.ts): the credentials must come from the grpc-js copy that makes the
   // client, and the SDK's generated class is made by the SDK's copy, which may be another.
@@ -109,9 +123,9 @@ function engineLog(address: string): (message: string, urn: string | undefined) 
     require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
   const Engine = grpc.makeGenericClientConstructor(EngineService, "Engine");
   const client = new Engine(address, grpc.credentials.createInsecure());
-  return (message, urn) => {
-    const req = new LogRequest().setSeverity(LogSeverity.INFO).setMessage(message).setEphemeral(true);
+  return (message, urn, ephemeral) => {
+    const req = new LogRequest().setSeverity(LogSeverity.INFO).setMessage(message).setEphemeral(ephemeral);
     if (urn) req.setUrn(urn);
-    client.log(req, { deadline: Date.now() + 5_000 }, () => undefined);
+    return new Promise((resolve) => client.log(req, { deadline: Date.now() + 5_000 }, () => resolve()));
   };
 }

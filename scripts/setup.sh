@@ -2,7 +2,7 @@
 # Everything `npm start`, `npm test` and `npm run bench` need before they run:
 # the compiled package, the package resolvable by its own name, and a Pulumi CLI.
 #   --typecheck  also type-check the tests (what `npm test` wants)
-#   --yaml       also Pulumi's YAML language host beside the CLI (the plugin's YAML proof)
+#   --yaml       also Pulumi's YAML language host beside the CLI (`npm run setup`, the plugin's YAML proof)
 #   --python     also the virtual environment of the plugin's Python proof (scripts/ensure-python.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,13 +17,7 @@ if node scripts/source-hash.js --is-built; then   # the check Jest's global setu
   echo "[setup] dist/ is up to date" >&2
 else
   build_hash=$(node scripts/source-hash.js)
-  # Say what the silence is for: the first compile takes half a minute or more on a small machine.
-  sources=$(find provider emulator scripts bench -name '*.ts' ! -name '*.d.ts' | wc -l | tr -d ' ')
-  echo "[setup] compiling the package's TypeScript to dist/ ($sources files of provider/, emulator/, scripts/, bench/; the first time takes up to a minute)" >&2
-  rm -rf dist
-  npx --no-install tsc -p tsconfig.build.json
-  node dist/scripts/bundlePlugin.js   # the plugin in one file: dist/provider/plugin/main.bundle.js, its licenses beside it
-  chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js dist/provider/fleet/cli.js 2>/dev/null || true
+  bash scripts/build.sh   # dist/: the compile and the plugin's bundle (also `npm pack`'s prepack)
 
   # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
   # as a user's program does, and the dynamic provider loads its code by that name at run time. It
@@ -31,7 +25,8 @@ else
   # node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/serializedProvider.ts).
   echo "[setup] packing pulumi-mgmt (npm pack) and installing it into node_modules/pulumi-mgmt" >&2
   packdir=$(mktemp -d)
-  tarball=$(npm pack --silent --pack-destination "$packdir" 2>/dev/null | tail -n 1)
+  # --ignore-scripts: its prepack is the build just made.
+  tarball=$(npm pack --silent --ignore-scripts --pack-destination "$packdir" 2>/dev/null | tail -n 1)
   rm -rf node_modules/pulumi-mgmt
   mkdir -p node_modules/pulumi-mgmt
   tar -xzf "$packdir/$tarball" -C node_modules/pulumi-mgmt --strip-components=1
@@ -64,6 +59,10 @@ echo "$bin" > "$stamps/cli-dir"
 mkdir -p node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt
 echo "$bin" > node_modules/pulumi-mgmt/node_modules/.cache/pulumi-mgmt/cli-dir
 echo "[setup] Pulumi CLI: $bin ($("$bin/pulumi" version))" >&2
+# A CLI built here is not on PATH: say how to run it from a shell (YAML, Go and Python programs).
+if [ "$(command -v pulumi 2>/dev/null)" != "$bin/pulumi" ]; then
+  echo "[setup] it is not the pulumi on PATH; to run it yourself: export PATH=\"$bin:\$PATH\"" >&2
+fi
 if [[ " $* " == *" --yaml "* ]]; then
   # The folder to put on PATH when the CLI's own could not take the host (the YAML proofs of test/e2e/pluginProofs.test.ts).
   yaml_dir=$(bash scripts/ensure-yaml.sh "$bin" | tail -n 1)

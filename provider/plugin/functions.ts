@@ -60,7 +60,15 @@ function credentialsSecret(record: z.ZodObject): z.ZodObject {
     ),
   );
 }
-const SearchIndexResult = credentialsSecret(camelized(SearchIndexRecord));
+/**
+ * An index's record without its tokens, and its tokens alone (getSearchIndexTokens): Pulumi's YAML
+ * host makes a whole invoke result secret when any field of it is, so a program that reads an
+ * index's name or endpoint would get them as secrets too. The tokens come where they are asked for.
+ */
+const SearchIndexResult = camelized(SearchIndexRecord).omit({ token: true, readOnlyToken: true });
+const SearchIndexTokens = credentialsSecret(camelized(SearchIndexRecord).pick({ token: true, readOnlyToken: true }));
+type IndexRecord = Awaited<ReturnType<typeof fn.getSearchIndex>>;
+const withoutTokens = ({ token: _t, readOnlyToken: _r, ...rest }: IndexRecord) => rest;
 const MessagingAccountResult = credentialsSecret(camelized(MessagingAccountRecord));
 
 const GetSearchIndexArgs = fnArgs.searchIndexArgs;
@@ -76,14 +84,24 @@ const noArgs = fnArgs.noArgs;
 export const PLUGIN_FUNCTIONS: readonly PluginFunction[] = [
   {
     name: "getSearchIndex",
-    description: "One index by id, every field of its record (tokens included: the result is secret).",
-    ...served(GetSearchIndexArgs, fn.getSearchIndex),
+    description:
+      "One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.",
+    ...served(GetSearchIndexArgs, async (args) => withoutTokens(await fn.getSearchIndex(args))),
     result: SearchIndexResult,
   },
   {
+    name: "getSearchIndexTokens",
+    description: "One index's tokens by its id: the result is secret.",
+    ...served(GetSearchIndexArgs, async (args) => {
+      const { token, readOnlyToken } = await fn.getSearchIndex(args);
+      return { token, readOnlyToken };
+    }),
+    result: SearchIndexTokens,
+  },
+  {
     name: "getSearchIndexes",
-    description: "Every index of the user.",
-    ...served(noArgs, () => fn.getSearchIndexes()),
+    description: "Every index of the user, without their tokens (getSearchIndexTokens).",
+    ...served(noArgs, async () => (await fn.getSearchIndexes()).map(withoutTokens)),
     result: SearchIndexResult,
     list: true,
   },

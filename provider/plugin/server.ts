@@ -24,7 +24,7 @@ import {
   type DiffRequest,
 } from "@pulumi/pulumi/proto/provider_pb";
 import { stopSending } from "../api/http";
-import { ConfigError, SETTINGS_KEYS, resolveSettings, type SettingName } from "../config";
+import { ConfigError, SETTINGS_KEYS, checkSettingKeys, resolveSettings, type SettingName } from "../config";
 import { useConfig } from "../runtime";
 import { UserError } from "../userError";
 import { forResource } from "../waitNotice";
@@ -88,15 +88,32 @@ const notYet =
       details: `mgmt plugin: ${what} is not served yet; use the TypeScript package (dynamic resources) meanwhile, see docs/plugin.md`,
     });
 
+/** What the engine itself may put among a provider's inputs (older engines: not under "__internal"). */
+const ENGINE_INPUTS = new Set(["__internal", "version", "pluginDownloadURL", "pluginChecksums"]);
+
+/**
+ * The check of the TypeScript door (resources/programClient.ts), the same lines: an unknown key (a
+ * typo: `mgmt:baseURL`) with the key it meant, then each value. The engine sends the stack's
+ * `mgmt:*` config to the default provider as its inputs, by their names without the namespace;
+ * a project itself named `mgmt` owns that namespace, and its keys are not ours to judge.
+ */
 function checkConfig(req: CheckRequest): CheckResponse {
   const { values } = fromStruct(req.getNews());
   const config = configOf(values);
   const res = new CheckResponse().setInputs(req.getNews());
   try {
+    if (req.getUrn().split("::")[1] !== PACKAGE)
+      checkSettingKeys(
+        Object.keys(values)
+          .filter((key) => !ENGINE_INPUTS.has(key))
+          .map((key) => `${PACKAGE}:${key}`),
+      );
     resolveSettings((key) => config[key]);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    const property = err.setting?.replace(`${PACKAGE}:`, "") ?? "";
+    // A known setting's failure names it (the engine shows its value); an unknown key's names none,
+    // so that no value, a password set under a misspelt key included, is shown.
+    const property = (err.setting && settingName(err.setting)) ?? "";
     res.setFailuresList([new CheckFailure().setProperty(property).setReason(err.message)]);
   }
   return res;

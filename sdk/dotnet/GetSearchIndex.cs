@@ -13,19 +13,19 @@ namespace PulumiMgmt.Mgmt
     public static class GetSearchIndex
     {
         /// <summary>
-        /// One index by id, every field of its record (tokens included: the result is secret).
+        /// One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
         /// </summary>
         public static Task<GetSearchIndexResult> InvokeAsync(GetSearchIndexArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetSearchIndexResult>("mgmt:index:getSearchIndex", args ?? new GetSearchIndexArgs(), options.WithDefaults());
 
         /// <summary>
-        /// One index by id, every field of its record (tokens included: the result is secret).
+        /// One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
         /// </summary>
         public static Output<GetSearchIndexResult> Invoke(GetSearchIndexInvokeArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetSearchIndexResult>("mgmt:index:getSearchIndex", args ?? new GetSearchIndexInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// One index by id, every field of its record (tokens included: the result is secret).
+        /// One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
         /// </summary>
         public static Output<GetSearchIndexResult> Invoke(GetSearchIndexInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetSearchIndexResult>("mgmt:index:getSearchIndex", args ?? new GetSearchIndexInvokeArgs(), options.WithDefaults());
@@ -80,10 +80,8 @@ namespace PulumiMgmt.Mgmt
         public readonly int? MaxWritesPerRequest;
         public readonly int? MaxWritesPerSecond;
         public readonly string Name;
-        public readonly string? ReadOnlyToken;
         public readonly string Region;
         public readonly ImmutableArray<Outputs.GetSearchIndexResultThroughputVector> ThroughputVector;
-        public readonly string Token;
         public readonly string Type;
 
         [OutputConstructor]
@@ -120,13 +118,9 @@ namespace PulumiMgmt.Mgmt
 
             string name,
 
-            string? readOnlyToken,
-
             string region,
 
             ImmutableArray<Outputs.GetSearchIndexResultThroughputVector> throughputVector,
-
-            string token,
 
             string type)
         {
@@ -146,10 +140,8 @@ namespace PulumiMgmt.Mgmt
             MaxWritesPerRequest = maxWritesPerRequest;
             MaxWritesPerSecond = maxWritesPerSecond;
             Name = name;
-            ReadOnlyToken = readOnlyToken;
             Region = region;
             ThroughputVector = throughputVector;
-            Token = token;
             Type = type;
         }
     }

@@ -13,19 +13,19 @@ namespace PulumiMgmt.Mgmt
     public static class GetSearchIndexes
     {
         /// <summary>
-        /// Every index of the user.
+        /// Every index of the user, without their tokens (getSearchIndexTokens).
         /// </summary>
         public static Task<GetSearchIndexesResult> InvokeAsync(InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetSearchIndexesResult>("mgmt:index:getSearchIndexes", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// Every index of the user.
+        /// Every index of the user, without their tokens (getSearchIndexTokens).
         /// </summary>
         public static Output<GetSearchIndexesResult> Invoke(InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetSearchIndexesResult>("mgmt:index:getSearchIndexes", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// Every index of the user.
+        /// Every index of the user, without their tokens (getSearchIndexTokens).
         /// </summary>
         public static Output<GetSearchIndexesResult> Invoke(InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetSearchIndexesResult>("mgmt:index:getSearchIndexes", InvokeArgs.Empty, options.WithDefaults());

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * One index by id, every field of its record (tokens included: the result is secret).
+ * One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
  */
 export function getSearchIndex(args: GetSearchIndexArgs, opts?: pulumi.InvokeOptions): Promise<GetSearchIndexResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -40,14 +40,12 @@ export interface GetSearchIndexResult {
     readonly maxWritesPerRequest?: number;
     readonly maxWritesPerSecond?: number;
     readonly name: string;
-    readonly readOnlyToken?: string;
     readonly region: string;
     readonly throughputVector?: outputs.GetSearchIndexResultThroughputVector[];
-    readonly token: string;
     readonly type: string;
 }
 /**
- * One index by id, every field of its record (tokens included: the result is secret).
+ * One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
  */
 export function getSearchIndexOutput(args: GetSearchIndexOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetSearchIndexResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every index of the user.
+ * Every index of the user, without their tokens (getSearchIndexTokens).
  */
 export function getSearchIndexes(opts?: pulumi.InvokeOptions): Promise<GetSearchIndexesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -19,7 +19,7 @@ export interface GetSearchIndexesResult {
     readonly items: outputs.GetSearchIndexesResultItems[];
 }
 /**
- * Every index of the user.
+ * Every index of the user, without their tokens (getSearchIndexTokens).
  */
 export function getSearchIndexesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetSearchIndexesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

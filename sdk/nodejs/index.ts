@@ -75,6 +75,11 @@ export const getSearchIndexStats: typeof import("./getSearchIndexStats").getSear
 export const getSearchIndexStatsOutput: typeof import("./getSearchIndexStats").getSearchIndexStatsOutput = null as any;
 utilities.lazyLoad(exports, ["getSearchIndexStats","getSearchIndexStatsOutput"], () => require("./getSearchIndexStats"));
 
+export { GetSearchIndexTokensArgs, GetSearchIndexTokensResult, GetSearchIndexTokensOutputArgs } from "./getSearchIndexTokens";
+export const getSearchIndexTokens: typeof import("./getSearchIndexTokens").getSearchIndexTokens = null as any;
+export const getSearchIndexTokensOutput: typeof import("./getSearchIndexTokens").getSearchIndexTokensOutput = null as any;
+utilities.lazyLoad(exports, ["getSearchIndexTokens","getSearchIndexTokensOutput"], () => require("./getSearchIndexTokens"));
+
 export { GetSearchIndexesResult } from "./getSearchIndexes";
 export const getSearchIndexes: typeof import("./getSearchIndexes").getSearchIndexes = null as any;
 export const getSearchIndexesOutput: typeof import("./getSearchIndexes").getSearchIndexesOutput = null as any;

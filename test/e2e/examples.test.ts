@@ -136,8 +136,12 @@ test("go: the README's Go example creates its index through the plugin installed
   env.emu.emulator.reset();
   const work = mkdtempSync(path.join(tmpdir(), "example-go-"));
   try {
-    const binary = path.join(work, "example");
-    goBuild(path.join(EXAMPLES, "go"), ["-o", binary, "."]);
+    // The build command of its README, which names what it compiles (a first build is minutes long).
+    const readme = readFileSync(path.join(EXAMPLES, "go/README.md"), "utf8");
+    const build = /`go build ((?:-\S+ )*)-o (\S+) \. && \.\/\2 up`/.exec(readme);
+    expect(build?.[1]).toContain("-v");
+    const binary = path.join(work, build![2]);
+    goBuild(path.join(EXAMPLES, "go"), [...build![1].trim().split(" "), "-o", binary, "."]);
     // A Pulumi home of its own, where `npx pulumi-resource-mgmt install` puts the plugin.
     const home = path.join(work, "pulumi-home");
     const backend = testBackend();
@@ -216,6 +220,44 @@ test("yaml: the README's Pulumi.yaml, with the plugin installed as the README sa
     expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
     await s.destroy();
     expect(await env.client.searchIndexes.list()).toEqual([]);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("yaml: getSearchIndex answers an index's name and endpoint plain, and getSearchIndexTokens its tokens secret", async () => {
+  // Pulumi's YAML host makes a whole invoke result secret when any field of it is.
+  env.emu.emulator.reset();
+  const work = mkdtempSync(path.join(tmpdir(), "yaml-invoke-"));
+  try {
+    const existing = await env.client.searchIndexes.create({ name: "found", region: "eu-west-1", type: "free" });
+    writeFileSync(
+      path.join(work, "Pulumi.yaml"),
+      [
+        "name: yaml-invoke",
+        "runtime: yaml",
+        "variables:",
+        "  found:",
+        "    fn::invoke: { function: mgmt:index:getSearchIndex, arguments: { id: " + existing.id + " } }",
+        "  tokens:",
+        "    fn::invoke: { function: mgmt:index:getSearchIndexTokens, arguments: { id: " + existing.id + " } }",
+        "outputs:",
+        "  name: ${found.name}",
+        "  endpoint: ${found.endpoint}",
+        "  token: ${tokens.token}",
+        "",
+      ].join("\n"),
+    );
+    const home = path.join(work, "pulumi-home");
+    installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
+    const s = await env.stack({ workDir: work, stackName: "dev", envVars: { PULUMI_HOME: home } });
+    const up = await s.up();
+    expect(up.outputs.name).toEqual({ value: "found", secret: false });
+    expect(up.outputs.endpoint).toEqual({ value: existing.endpoint, secret: false });
+    expect(up.outputs.token).toEqual({ value: existing.token, secret: true });
+    expect(up.stdout.includes(existing.token)).toBe(false);
+    expect(backendContains(s, [existing.token])).toEqual([]);
+    await s.destroy();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -3,10 +3,15 @@
  * trace, and bad configuration fails at `preview`, before anything is created, even for a
  * program whose resources would make no call then.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect, type AddressInfo, type Socket } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { checkSettingKeys } from "../../provider/config";
+import { installPlugin } from "../../provider/plugin/install";
 import { exported, failure, testEnv, type TestEnv } from "../support/harness";
+import { PLUGIN_MAIN } from "../support/pluginProcess";
 
 /** A program run by the engine in its own process, as a user's is (test/fixtures/first-hour). */
 const PROGRAM = path.join(__dirname, "../fixtures/first-hour");
@@ -141,6 +146,40 @@ test("a mistyped mgmt:* key fails at preview with the key it meant", async () =>
   expect(message).toMatch(/mgmt:baseurl is not a pulumi-mgmt setting: did you mean `mgmt:baseUrl`\?/);
   expect(message).not.toMatch(STACK_FRAME);
   expect(env.emu.requests()).toEqual([]);
+});
+
+test("through the plugin (a YAML program), a mistyped mgmt:* key fails at preview with the same line", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "mgmt-first-hour-yaml-"));
+  try {
+    const pluginDir = path.join(dir, ".plugin");
+    installPlugin(pluginDir, PLUGIN_MAIN);
+    writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      `name: first-hour-yaml\nruntime: yaml\nplugins:\n  providers:\n    - name: mgmt\n      path: ${pluginDir}\n` +
+        "resources:\n  docs:\n    type: mgmt:index:SearchIndex\n    properties: { name: docs, region: eu-west-1, type: free }\n",
+    );
+    const s = await env.stack({
+      workDir: dir,
+      stackName: `first-hour-yaml-${process.pid}`,
+      mgmt: { baseUrl: undefined } as never,
+      config: { "mgmt:baseURL": { value: env.emu.baseUrl } },
+    });
+    env.emu.resetLog();
+    const message = await failure(s.stack.preview());
+    let door = "";
+    try {
+      checkSettingKeys(["mgmt:baseURL"]);
+    } catch (err) {
+      door = (err as Error).message;
+    }
+    expect(door).toMatch(/did you mean `mgmt:baseUrl`\?/);
+    expect(message).toContain(door);
+    expect(message).not.toMatch(/mgmt:baseUrl is not set/);
+    expect(message).not.toMatch(STACK_FRAME);
+    expect(env.emu.requests()).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("a password changed since the last up: a plain refresh says it used the recorded one, and --run-program works", async () => {

@@ -57,6 +57,9 @@ test("npm start: up on the embedded emulator, a table, a clean preview; a rerun 
 
   const destroyed = await npmStart(["--destroy", "--remove-stack"]);
   expect(destroyed.stdout).toMatch(/destroy: succeeded/);
+  // The summary counts what was deleted, not the same resources again as unchanged.
+  expect(destroyed.stdout).toMatch(/^\s+- \d+ deleted$/m);
+  expect(destroyed.stdout).not.toMatch(/^\s+\d+ unchanged$/m);
   expect(destroyed.stdout).toContain(`stack "${stack}" removed`);
   expect(JSON.parse(readFileSync(path.join(stateDir, "emulator.json"), "utf8")).indexes).toEqual([]);
   // Gone from the project's backend and its config file with it: a new `npm start` begins afresh.

@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { installPlugin } from "../../provider/plugin/install";
 import { PLUGIN_MAIN } from "../support/pluginProcess";
 import { pulumiCliDir, testEnv, type TestEnv } from "../support/harness";
+import { releasedMessage } from "../../provider/resources/released";
 
 let env: TestEnv;
 let dir: string;
@@ -183,8 +184,10 @@ test("pulumi import and the import option take every resource as found; destroy 
   const state = backendText();
   for (const plain of [docs.token, logs.token, alice.password, messaging.token]) expect(state).not.toContain(plain);
 
-  await pulumi("destroy", "--yes");
-  // Both indexes were found, not created: released, not deleted; the budget found is back.
+  const destroyed = await pulumi("destroy", "--yes");
+  // Both indexes were found, not created: released, not deleted, and the run's output says so
+  // (the engine's word is "deleted"); the budget found is back.
+  for (const i of [docs, logs]) expect(destroyed).toContain(releasedMessage(`search index "${i.name}" (${i.id})`));
   const left = (await client.searchIndexes.list()).map((i) => i.id).sort();
   expect(left).toEqual([docs.id, logs.id].sort());
   expect((await client.messagingAccounts.get(accountId)).budget).toBe(50);

@@ -25,6 +25,7 @@ import {
   type Declared,
   type FrontDoor,
 } from "../support/frontDoors";
+import { releasedMessage } from "../../provider/resources/released";
 
 const DOORS = {
   yaml: yamlDoor,
@@ -115,7 +116,11 @@ describe.each(Object.keys(DOORS) as (keyof typeof DOORS)[])("through %s", (langu
     const refresh = await door.refresh();
     expect(refresh.changes).toMatchObject({ delete: 1 });
 
-    await door.destroy();
+    const destroyed = await door.destroy();
+    // The engine says "deleted" of every one; the run's output also says which were only released.
+    for (const what of [`messaging account "${accountId}"`, `flow control key "${PROOF_KEY}"`])
+      expect(destroyed.output).toContain(releasedMessage(what));
+    expect(destroyed.output).not.toMatch(/search index "docs" \([^)]*\): released/);
     expect((await env.client.messagingAccounts.get(accountId)).budget).toBe(before.messaging);
     expect((await env.client.databases.list())[0].budget).toBe(before.database);
     expect(await env.client.searchIndexes.get(found.id)).toMatchObject({ name: "found", type: "free" });

@@ -5,6 +5,7 @@
 import { SearchIndex, getSearchIndexOutput, getSearchIndexesOutput } from "../../provider";
 import type { SearchIndexArgs } from "../../provider";
 import { apiCalls, backendContains, exported, isSecret, testEnv, writes, type TestEnv } from "../support/harness";
+import { releasedMessage } from "../../provider/resources/released";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
 
@@ -254,6 +255,12 @@ test("adopt takes over an existing index by id or by name, and fails clearly for
   await expect(s.up()).rejects.toThrow(/adopt: no search index with id or name "no-such-index" exists/);
   spec = { ...spec, three: { name: "legacy-one", region: "us-central1", type: "free", adopt: "legacy-one" } };
   await expect(s.up()).rejects.toThrow(/deployed in region "eu-west-1" but region is "us-central1"/);
+  expect(await indexes()).toHaveLength(2);
+
+  // The engine says "deleted"; the run's own output says each was released and still exists.
+  const destroyed = await s.destroy();
+  for (const i of await indexes())
+    expect(destroyed.stdout).toContain(releasedMessage(`search index "${i.name}" (${i.id})`));
   expect(await indexes()).toHaveLength(2);
 });
 

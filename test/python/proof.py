@@ -102,7 +102,9 @@ def run(op):
             return {"changes": changes(stack.preview().change_summary)}
         if op == "refresh":
             return {"changes": changes(stack.refresh().summary.resource_changes)}
-        return {"changes": changes(stack.destroy().summary.resource_changes)}
+        res = stack.destroy()
+        # The engine's own output of the run: what it says of the objects it released.
+        return {"changes": changes(res.summary.resource_changes), "output": res.stdout}
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
 

@@ -40,6 +40,8 @@ export interface Run {
   /** The engine's change summary: operation to count. */
   changes: Record<string, number>;
   outputs: Record<string, { value: unknown; secret: boolean }>;
+  /** The engine's own output of the run (destroy only). */
+  output?: string;
 }
 
 export interface FrontDoor<D = Declared> {
@@ -152,7 +154,10 @@ export async function yamlProgramDoor<D>(
     },
     preview: async () => asRun((await (await stack()).stack.preview()).changeSummary),
     refresh: async () => asRun((await (await stack()).refresh()).summary.resourceChanges),
-    destroy: async () => asRun((await (await stack()).destroy()).summary.resourceChanges),
+    destroy: async () => {
+      const r = await (await stack()).destroy();
+      return { ...asRun(r.summary.resourceChanges), output: r.stdout };
+    },
     stateText: () => stateOf(s?.backendDirFiles() ?? []),
   };
 }
@@ -232,8 +237,9 @@ function proofProgramDoor(env: TestEnv, dir: string, token: string, command: str
       const report = JSON.parse(stdout.trim().split("\n").pop()!) as {
         changes: Run["changes"];
         outputs?: Run["outputs"];
+        output?: string;
       };
-      return { changes: report.changes, outputs: report.outputs ?? {} };
+      return { changes: report.changes, outputs: report.outputs ?? {}, output: report.output };
     } catch (err) {
       throw new Error(String((err as { stderr?: string }).stderr ?? err));
     }

@@ -17,12 +17,16 @@ export function stopPlugins(): void {
   children.forEach((c) => c.kill());
 }
 
-/** Starts the plugin with `args`, environment `env` (the test's own by default); resolves once it printed its port. */
+/**
+ * Starts the plugin with `args`, environment `env` (the test's own by default), from `main` (this
+ * checkout's build by default); resolves once it printed its port.
+ */
 export function startPlugin(
   args: string[] = [],
   env: NodeJS.ProcessEnv = process.env,
+  main: string = PLUGIN_MAIN,
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [PLUGIN_MAIN, ...args], { stdio: ["ignore", "pipe", "inherit"], env });
+  const child = spawn(process.execPath, [main, ...args], { stdio: ["ignore", "pipe", "inherit"], env });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.once("data", (chunk: Buffer) => resolve({ child, port: Number(String(chunk).trim()) }));

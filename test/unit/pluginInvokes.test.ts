@@ -51,6 +51,7 @@ test("every function answers through the TypeScript package's own getX, with the
   const { region, token, id } = account;
   const argsOf: Record<string, Record<string, Plain>> = {
     getSearchIndex: { id: index.id },
+    getSearchIndexTokens: { id: index.id },
     getSearchIndexStats: { id: index.id, period: "1d" },
     getMessagingAccount: { region, type: "paid" },
     getMessagingAccountStats: { id },
@@ -67,11 +68,19 @@ test("every function answers through the TypeScript package's own getX, with the
     answers[f.name] = value;
   }
 
-  // Lists come back as { items }; a record's tokens come back secret, the rest plain.
+  // Lists come back as { items }; a record's tokens come back secret, the rest plain. An index's
+  // tokens come only from a function of their own: Pulumi's YAML host makes a whole result secret
+  // when any field of it is, and an index's name and endpoint are no secret.
   expect(answers.getSearchIndexes).toEqual({
-    items: [expect.objectContaining({ id: index.id, name: "docs", token: { ...SECRET, value: index.token } })],
+    items: [expect.objectContaining({ id: index.id, name: "docs", endpoint: index.endpoint })],
   });
-  expect(answers.getSearchIndex).toMatchObject({ id: index.id, token: { ...SECRET, value: index.token } });
+  expect(answers.getSearchIndex).toMatchObject({ id: index.id, name: "docs", endpoint: index.endpoint });
+  for (const plain of [answers.getSearchIndex, ...(answers.getSearchIndexes.items as Record<string, Plain>[])])
+    expect(JSON.stringify(plain)).not.toMatch(/token|secret/i);
+  expect(answers.getSearchIndexTokens).toEqual({
+    token: { ...SECRET, value: index.token },
+    readOnlyToken: { ...SECRET, value: index.read_only_token },
+  });
   expect(answers.getMessagingAccount).toMatchObject({ id, region, type: "paid", token: { ...SECRET, value: token } });
   expect((answers.getMessagingAccounts.items as Plain[]).length).toBe(emu.users[0].accounts.length);
   expect(answers.getMessagingAccounts.items).toContainEqual(

@@ -27,6 +27,7 @@ import {
   type ConfigureResponse,
   type GetSchemaResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
+import { checkSettingKeys } from "../../provider/config";
 import { SECRET_SIG, SIG_KEY, fromStruct } from "../../provider/plugin/properties";
 import { LICENSES_FILE, pluginBundle } from "../../scripts/bundlePlugin";
 import { PLUGIN_BUNDLE } from "../../provider/plugin/entry";
@@ -188,6 +189,28 @@ describe("the protocol", () => {
       baseUrl: "http://127.0.0.1:1",
       password: { [SIG_KEY]: SECRET_SIG, value: "pw" },
     });
+  });
+
+  test("CheckConfig refuses a misspelt key with the TypeScript door's line (config.ts checkSettingKeys), naming no value", async () => {
+    const check = (urn: string, news: Record<string, unknown>) =>
+      promised<CheckResponse>((cb) =>
+        client.checkConfig(new CheckRequest().setUrn(urn).setNews(Struct.fromJavaScript(news as never)), cb),
+      ).then((r) => r.getFailuresList().map((f) => [f.getProperty(), f.getReason()]));
+    const provider = (project: string) => `urn:pulumi:dev::${project}::pulumi:providers:mgmt::default`;
+    let door = "";
+    try {
+      checkSettingKeys(["mgmt:baseURL"]);
+    } catch (err) {
+      door = (err as Error).message;
+    }
+    expect(door).toMatch(/^mgmt:baseURL is not a pulumi-mgmt setting: did you mean `mgmt:baseUrl`\?/);
+    expect(await check(provider("shop"), { baseURL: "http://127.0.0.1:1", username: "me" })).toEqual([["", door]]);
+    expect(await check(provider("shop"), { pasword: { [SIG_KEY]: SECRET_SIG, value: "pw" } })).toEqual([
+      ["", expect.stringMatching(/^mgmt:pasword is not a pulumi-mgmt setting: did you mean `mgmt:password`\?/)],
+    ]);
+    // What the engine adds, and a project named mgmt (whose own config shares the namespace): no failure.
+    expect(await check(provider("shop"), { baseUrl: "http://127.0.0.1:1", version: "0.1.0" })).toEqual([]);
+    expect(await check(provider("mgmt"), { baseUrl: "http://127.0.0.1:1", colour: "blue" })).toEqual([]);
   });
 
   test("DiffConfig: a changed address or password changes the provider and replaces nothing", async () => {

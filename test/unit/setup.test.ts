@@ -4,7 +4,17 @@
  * packed package are rebuilt, a second one (adding test/) whether the type-check runs again.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -192,3 +202,19 @@ test("the package installed for the repository's programs runs the repository's 
   const recorded = readFileSync(path.join(ROOT, "node_modules/.cache/pulumi-mgmt/cli-dir"), "utf8").trim();
   expect(installed).toBe(recorded);
 });
+
+test("npm run setup puts Pulumi's YAML host beside the CLI it sets up, and says how to put that CLI on PATH", () => {
+  const script = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.setup as string;
+  const [command, ...args] = script.split(" ");
+  // A PATH with no pulumi on it, as a new user's.
+  const bare = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => !existsSync(path.join(dir, "pulumi")))
+    .join(path.delimiter);
+  const run = spawnSync(command, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, PATH: bare } });
+  expect(run.status).toBe(0);
+  const cliDir = readFileSync(path.join(ROOT, "node_modules/.cache/pulumi-mgmt/cli-dir"), "utf8").trim();
+  expect(run.stderr).toContain("[ensure-yaml]");
+  expect(existsSync(path.join(cliDir, "pulumi-language-yaml"))).toBe(true);
+  expect(run.stderr).toContain(`export PATH="${cliDir}:$PATH"`);
+}, 600_000);

@@ -47,6 +47,7 @@ import {
   type Pin,
   type PinPart,
 } from "./schema";
+import { sayReleased } from "../released";
 
 function readKey(
   client: MgmtClient,
@@ -415,7 +416,12 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
     const client = apiClient();
     const label = keyLabel(props.key);
     const t = props.token;
-    if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0) return;
+    // Nothing of the stack's to give back: the key, which the stack never makes, is only released
+    // (needing no token: unless one is at hand, no takeover is looked up).
+    if (!props.pausedByStack && !props.resumedByStack && partsOf(props.pinnedByStack).length === 0) {
+      const known = (t ?? client.settings.messagingToken) !== undefined;
+      return known && takenOverThisRun(keyRef(client, props)) ? undefined : sayReleased(label);
+    }
     // Renamed in code (or replaced): the resource that took the key over in this run keeps it as it is.
     if (takenOverThisRun(keyRef(client, props))) return;
     const acting = await actingWith(client, label, stored, t);
@@ -425,6 +431,7 @@ export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, 
       const now = nowOf(await readKey(client, target), props);
       await giveBackPause(client, target, now, props);
       for (const part of partsOf(props.pinnedByStack)) await giveBackPart(client, target, now, props, part);
+      await sayReleased(label);
     } catch (err) {
       // A key that no longer exists has nothing left to lift; one another account cannot see may.
       if (!isNotFound(err)) throw revokedTokenError(err, label, props.region, acting, stored, client.settings);

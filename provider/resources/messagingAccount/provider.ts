@@ -31,6 +31,7 @@ import { recordTakeover, takenOverThisRun } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
+import { sayReleased } from "../released";
 
 const accountLabel = (id: string) => `messaging account "${id}"`;
 const RecoveredInputs = Inputs.pick({ before: true, prodPack: true });
@@ -230,18 +231,27 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
   },
 
   async delete(id, props: MessagingAccountOutputs) {
-    // The plan stays (there is no way back to free); only a production pack this stack changed is given back.
-    if (props.prodPackSet === undefined || props.prodPackSet === props.foundProdPack) return;
     // Renamed in code (or replaced): the resource that took the account over in this run keeps it.
     if (takenOverThisRun({ kind: "messaging account", accountId: id })) return;
+    // The plan stays (there is no way back to free); only a production pack this stack changed is
+    // given back. The account, which the stack never makes, is released.
+    if (props.prodPackSet === undefined || props.prodPackSet === props.foundProdPack)
+      return sayReleased(accountLabel(id));
     const client = apiClient();
     const record = await readAccount(client, id);
     if (!record) return believeGone(managedAccount(client, id, props.managedBy));
     // Someone changed it since: theirs.
-    if ((record.prod_pack_enabled ?? false) !== props.prodPackSet) return;
-    await client.messagingAccounts.setProdPack(id, props.foundProdPack).catch((err) => {
-      if (!isNotFound(err)) throw err;
-      believeGone(managedAccount(client, id, props.managedBy));
-    });
+    if ((record.prod_pack_enabled ?? false) === props.prodPackSet) {
+      const gone = await client.messagingAccounts.setProdPack(id, props.foundProdPack).then(
+        () => false,
+        (err) => {
+          if (!isNotFound(err)) throw err;
+          believeGone(managedAccount(client, id, props.managedBy));
+          return true;
+        },
+      );
+      if (gone) return;
+    }
+    await sayReleased(accountLabel(id));
   },
 };

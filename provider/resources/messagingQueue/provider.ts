@@ -39,6 +39,7 @@ import { PROVIDER_APIS } from "../providerApis";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { isImport, regionAndName } from "../imported";
 import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
+import { sayReleased } from "../released";
 
 const isDeclared = (q: { parallelism?: number }) => q.parallelism !== undefined;
 /** The pause state the stack declares: a declared queue runs unless told otherwise. */
@@ -398,6 +399,7 @@ export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs
         );
         await giveBackPause(client, { ...props, token: t }, now.paused, props);
       }
+      if (!(isDeclared(props) && props.created)) await sayReleased(queueLabel(props.queue));
     } catch (err) {
       if (!isNotFound(err))
         throw revokedTokenError(err, queueLabel(props.queue), props.region, acting, stored, client.settings);

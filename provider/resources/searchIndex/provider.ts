@@ -22,6 +22,7 @@ import { applyToSharedList, sharedList } from "../sharedList";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
 import { PROVIDER_APIS } from "../providerApis";
+import { sayReleased } from "../released";
 import { isImport } from "../imported";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
@@ -302,8 +303,10 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
     // Renamed in code (or replaced): the resource that took the index over in this run keeps it.
     if (takenOverThisRun({ kind: "search index", id })) return;
     try {
-      if (props.adopt !== undefined) await release(client, id, props);
-      else await client.searchIndexes.delete(id);
+      if (props.adopt !== undefined) {
+        await release(client, id, props);
+        await sayReleased(indexLabel(props.name, id));
+      } else await client.searchIndexes.delete(id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       believeGone(managedIndex(client, indexLabel(props.name, id), props.managedBy));

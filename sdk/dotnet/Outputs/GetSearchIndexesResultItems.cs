@@ -30,10 +30,8 @@ namespace PulumiMgmt.Mgmt.Outputs
         public readonly int? MaxWritesPerRequest;
         public readonly int? MaxWritesPerSecond;
         public readonly string Name;
-        public readonly string? ReadOnlyToken;
         public readonly string Region;
         public readonly ImmutableArray<Outputs.GetSearchIndexesResultItemsThroughputVector> ThroughputVector;
-        public readonly string Token;
         public readonly string Type;
 
         [OutputConstructor]
@@ -70,13 +68,9 @@ namespace PulumiMgmt.Mgmt.Outputs
 
             string name,
 
-            string? readOnlyToken,
-
             string region,
 
             ImmutableArray<Outputs.GetSearchIndexesResultItemsThroughputVector> throughputVector,
-
-            string token,
 
             string type)
         {
@@ -96,10 +90,8 @@ namespace PulumiMgmt.Mgmt.Outputs
             MaxWritesPerRequest = maxWritesPerRequest;
             MaxWritesPerSecond = maxWritesPerSecond;
             Name = name;
-            ReadOnlyToken = readOnlyToken;
             Region = region;
             ThroughputVector = throughputVector;
-            Token = token;
             Type = type;
         }
     }

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One index by id, every field of its record (tokens included: the result is secret).
+// One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
 func LookupSearchIndex(ctx *pulumi.Context, args *LookupSearchIndexArgs, opts ...pulumi.InvokeOption) (*LookupSearchIndexResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupSearchIndexResult
@@ -44,10 +44,8 @@ type LookupSearchIndexResult struct {
 	MaxWritesPerRequest    *int                                   `pulumi:"maxWritesPerRequest"`
 	MaxWritesPerSecond     *int                                   `pulumi:"maxWritesPerSecond"`
 	Name                   string                                 `pulumi:"name"`
-	ReadOnlyToken          *string                                `pulumi:"readOnlyToken"`
 	Region                 string                                 `pulumi:"region"`
 	ThroughputVector       []GetSearchIndexResultThroughputVector `pulumi:"throughputVector"`
-	Token                  string                                 `pulumi:"token"`
 	Type                   string                                 `pulumi:"type"`
 }
 
@@ -147,20 +145,12 @@ func (o LookupSearchIndexResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupSearchIndexResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o LookupSearchIndexResultOutput) ReadOnlyToken() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupSearchIndexResult) *string { return v.ReadOnlyToken }).(pulumi.StringPtrOutput)
-}
-
 func (o LookupSearchIndexResultOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupSearchIndexResult) string { return v.Region }).(pulumi.StringOutput)
 }
 
 func (o LookupSearchIndexResultOutput) ThroughputVector() GetSearchIndexResultThroughputVectorArrayOutput {
 	return o.ApplyT(func(v LookupSearchIndexResult) []GetSearchIndexResultThroughputVector { return v.ThroughputVector }).(GetSearchIndexResultThroughputVectorArrayOutput)
-}
-
-func (o LookupSearchIndexResultOutput) Token() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupSearchIndexResult) string { return v.Token }).(pulumi.StringOutput)
 }
 
 func (o LookupSearchIndexResultOutput) Type() pulumi.StringOutput {

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every index of the user.
+// Every index of the user, without their tokens (getSearchIndexTokens).
 func GetSearchIndexes(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetSearchIndexesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetSearchIndexesResult

@@ -1545,10 +1545,8 @@ type GetSearchIndexesResultItems struct {
 	MaxWritesPerRequest    *int                                          `pulumi:"maxWritesPerRequest"`
 	MaxWritesPerSecond     *int                                          `pulumi:"maxWritesPerSecond"`
 	Name                   string                                        `pulumi:"name"`
-	ReadOnlyToken          *string                                       `pulumi:"readOnlyToken"`
 	Region                 string                                        `pulumi:"region"`
 	ThroughputVector       []GetSearchIndexesResultItemsThroughputVector `pulumi:"throughputVector"`
-	Token                  string                                        `pulumi:"token"`
 	Type                   string                                        `pulumi:"type"`
 }
 
@@ -1630,10 +1628,6 @@ func (o GetSearchIndexesResultItemsOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetSearchIndexesResultItems) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o GetSearchIndexesResultItemsOutput) ReadOnlyToken() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetSearchIndexesResultItems) *string { return v.ReadOnlyToken }).(pulumi.StringPtrOutput)
-}
-
 func (o GetSearchIndexesResultItemsOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v GetSearchIndexesResultItems) string { return v.Region }).(pulumi.StringOutput)
 }
@@ -1642,10 +1636,6 @@ func (o GetSearchIndexesResultItemsOutput) ThroughputVector() GetSearchIndexesRe
 	return o.ApplyT(func(v GetSearchIndexesResultItems) []GetSearchIndexesResultItemsThroughputVector {
 		return v.ThroughputVector
 	}).(GetSearchIndexesResultItemsThroughputVectorArrayOutput)
-}
-
-func (o GetSearchIndexesResultItemsOutput) Token() pulumi.StringOutput {
-	return o.ApplyT(func(v GetSearchIndexesResultItems) string { return v.Token }).(pulumi.StringOutput)
 }
 
 func (o GetSearchIndexesResultItemsOutput) Type() pulumi.StringOutput {

@@ -186,10 +186,8 @@ export interface GetSearchIndexesResultItems {
     maxWritesPerRequest?: number;
     maxWritesPerSecond?: number;
     name: string;
-    readOnlyToken?: string;
     region: string;
     throughputVector?: outputs.GetSearchIndexesResultItemsThroughputVector[];
-    token: string;
     type: string;
 }
 

@@ -20,6 +20,7 @@ from .get_queue import *
 from .get_queues import *
 from .get_search_index import *
 from .get_search_index_stats import *
+from .get_search_index_tokens import *
 from .get_search_indexes import *
 from .get_search_stats import *
 from .messaging_account import *

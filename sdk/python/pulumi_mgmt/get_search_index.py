@@ -24,7 +24,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetSearchIndexResult:
-    def __init__(__self__, creation_time=None, customer_id=None, endpoint=None, id=None, input_enrichment_enabled=None, integration_email=None, max_daily_queries=None, max_daily_updates=None, max_monthly_bandwidth=None, max_monthly_reranks=None, max_query_per_second=None, max_reads_per_request=None, max_vector_count=None, max_writes_per_request=None, max_writes_per_second=None, name=None, read_only_token=None, region=None, throughput_vector=None, token=None, type=None):
+    def __init__(__self__, creation_time=None, customer_id=None, endpoint=None, id=None, input_enrichment_enabled=None, integration_email=None, max_daily_queries=None, max_daily_updates=None, max_monthly_bandwidth=None, max_monthly_reranks=None, max_query_per_second=None, max_reads_per_request=None, max_vector_count=None, max_writes_per_request=None, max_writes_per_second=None, name=None, region=None, throughput_vector=None, type=None):
         if creation_time and not isinstance(creation_time, int):
             raise TypeError("Expected argument 'creation_time' to be a int")
         pulumi.set(__self__, "creation_time", creation_time)
@@ -73,18 +73,12 @@ class GetSearchIndexResult:
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
-        if read_only_token and not isinstance(read_only_token, str):
-            raise TypeError("Expected argument 'read_only_token' to be a str")
-        pulumi.set(__self__, "read_only_token", read_only_token)
         if region and not isinstance(region, str):
             raise TypeError("Expected argument 'region' to be a str")
         pulumi.set(__self__, "region", region)
         if throughput_vector and not isinstance(throughput_vector, list):
             raise TypeError("Expected argument 'throughput_vector' to be a list")
         pulumi.set(__self__, "throughput_vector", throughput_vector)
-        if token and not isinstance(token, str):
-            raise TypeError("Expected argument 'token' to be a str")
-        pulumi.set(__self__, "token", token)
         if type and not isinstance(type, str):
             raise TypeError("Expected argument 'type' to be a str")
         pulumi.set(__self__, "type", type)
@@ -170,11 +164,6 @@ class GetSearchIndexResult:
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter(name="readOnlyToken")
-    def read_only_token(self) -> Optional[_builtins.str]:
-        return pulumi.get(self, "read_only_token")
-
-    @_builtins.property
     @pulumi.getter
     def region(self) -> _builtins.str:
         return pulumi.get(self, "region")
@@ -183,11 +172,6 @@ class GetSearchIndexResult:
     @pulumi.getter(name="throughputVector")
     def throughput_vector(self) -> Optional[Sequence['outputs.GetSearchIndexResultThroughputVector']]:
         return pulumi.get(self, "throughput_vector")
-
-    @_builtins.property
-    @pulumi.getter
-    def token(self) -> _builtins.str:
-        return pulumi.get(self, "token")
 
     @_builtins.property
     @pulumi.getter
@@ -217,17 +201,15 @@ class AwaitableGetSearchIndexResult(GetSearchIndexResult):
             max_writes_per_request=self.max_writes_per_request,
             max_writes_per_second=self.max_writes_per_second,
             name=self.name,
-            read_only_token=self.read_only_token,
             region=self.region,
             throughput_vector=self.throughput_vector,
-            token=self.token,
             type=self.type)
 
 
 def get_search_index(id: Optional[_builtins.str] = None,
                      opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSearchIndexResult:
     """
-    One index by id, every field of its record (tokens included: the result is secret).
+    One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
 
     :param _builtins.str id: The index id.
     """
@@ -253,15 +235,13 @@ def get_search_index(id: Optional[_builtins.str] = None,
         max_writes_per_request=pulumi.get(__ret__, 'max_writes_per_request'),
         max_writes_per_second=pulumi.get(__ret__, 'max_writes_per_second'),
         name=pulumi.get(__ret__, 'name'),
-        read_only_token=pulumi.get(__ret__, 'read_only_token'),
         region=pulumi.get(__ret__, 'region'),
         throughput_vector=pulumi.get(__ret__, 'throughput_vector'),
-        token=pulumi.get(__ret__, 'token'),
         type=pulumi.get(__ret__, 'type'))
 def get_search_index_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSearchIndexResult]:
     """
-    One index by id, every field of its record (tokens included: the result is secret).
+    One index by id, every field of its record but its tokens (getSearchIndexTokens), none of them secret.
 
     :param _builtins.str id: The index id.
     """
@@ -286,8 +266,6 @@ def get_search_index_output(id: pulumi.Input[Optional[_builtins.str]] = None,
         max_writes_per_request=pulumi.get(__response__, 'max_writes_per_request'),
         max_writes_per_second=pulumi.get(__response__, 'max_writes_per_second'),
         name=pulumi.get(__response__, 'name'),
-        read_only_token=pulumi.get(__response__, 'read_only_token'),
         region=pulumi.get(__response__, 'region'),
         throughput_vector=pulumi.get(__response__, 'throughput_vector'),
-        token=pulumi.get(__response__, 'token'),
         type=pulumi.get(__response__, 'type')))

@@ -46,7 +46,7 @@ class AwaitableGetSearchIndexesResult(GetSearchIndexesResult):
 
 def get_search_indexes(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSearchIndexesResult:
     """
-    Every index of the user.
+    Every index of the user, without their tokens (getSearchIndexTokens).
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -56,7 +56,7 @@ def get_search_indexes(opts: Optional[pulumi.InvokeOptions] = None) -> Awaitable
         items=pulumi.get(__ret__, 'items'))
 def get_search_indexes_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSearchIndexesResult]:
     """
-    Every index of the user.
+    Every index of the user, without their tokens (getSearchIndexTokens).
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -956,7 +956,6 @@ class GetSearchIndexesResultItems(dict):
                  id: _builtins.str,
                  name: _builtins.str,
                  region: _builtins.str,
-                 token: _builtins.str,
                  type: _builtins.str,
                  creation_time: Optional[_builtins.int] = None,
                  customer_id: Optional[_builtins.str] = None,
@@ -972,12 +971,10 @@ class GetSearchIndexesResultItems(dict):
                  max_vector_count: Optional[_builtins.int] = None,
                  max_writes_per_request: Optional[_builtins.int] = None,
                  max_writes_per_second: Optional[_builtins.int] = None,
-                 read_only_token: Optional[_builtins.str] = None,
                  throughput_vector: Optional[Sequence['outputs.GetSearchIndexesResultItemsThroughputVector']] = None):
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "region", region)
-        pulumi.set(__self__, "token", token)
         pulumi.set(__self__, "type", type)
         if creation_time is not None:
             pulumi.set(__self__, "creation_time", creation_time)
@@ -1007,8 +1004,6 @@ class GetSearchIndexesResultItems(dict):
             pulumi.set(__self__, "max_writes_per_request", max_writes_per_request)
         if max_writes_per_second is not None:
             pulumi.set(__self__, "max_writes_per_second", max_writes_per_second)
-        if read_only_token is not None:
-            pulumi.set(__self__, "read_only_token", read_only_token)
         if throughput_vector is not None:
             pulumi.set(__self__, "throughput_vector", throughput_vector)
 
@@ -1026,11 +1021,6 @@ class GetSearchIndexesResultItems(dict):
     @pulumi.getter
     def region(self) -> _builtins.str:
         return pulumi.get(self, "region")
-
-    @_builtins.property
-    @pulumi.getter
-    def token(self) -> _builtins.str:
-        return pulumi.get(self, "token")
 
     @_builtins.property
     @pulumi.getter
@@ -1106,11 +1096,6 @@ class GetSearchIndexesResultItems(dict):
     @pulumi.getter(name="maxWritesPerSecond")
     def max_writes_per_second(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "max_writes_per_second")
-
-    @_builtins.property
-    @pulumi.getter(name="readOnlyToken")
-    def read_only_token(self) -> Optional[_builtins.str]:
-        return pulumi.get(self, "read_only_token")
 
     @_builtins.property
     @pulumi.getter(name="throughputVector")

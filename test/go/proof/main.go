@@ -54,6 +54,8 @@ type output struct {
 type report struct {
 	Changes map[string]int    `json:"changes"`
 	Outputs map[string]output `json:"outputs,omitempty"`
+	// The engine's own output of the run (destroy: what it says of the objects it released).
+	Output string `json:"output,omitempty"`
 }
 
 // program declares every resource of the package and reads the account through a function.
@@ -176,7 +178,7 @@ func run(ctx context.Context, op string) (report, error) {
 		if err != nil {
 			return report{}, err
 		}
-		return report{Changes: *res.Summary.ResourceChanges}, nil
+		return report{Changes: *res.Summary.ResourceChanges, Output: res.StdOut}, nil
 	}
 	return report{}, fmt.Errorf("usage: proof up|preview|refresh|destroy (got %q)", op)
 }

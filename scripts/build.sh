@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The compiled package: dist/ from the TypeScript sources, and the plugin's one-file bundle.
+# `npm pack` runs it first (package.json "prepack"), so a package packed from a clean checkout
+# after `npm ci` holds what it runs; scripts/setup.sh runs it too. Skipped when dist/.compiled
+# holds the content hash of the sources it was made from (scripts/source-hash.js).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+[ -d node_modules/typescript ] || { echo "[build] dependencies missing: run 'npm ci' first" >&2; exit 1; }
+hash=$(node scripts/source-hash.js)
+if [ "$(cat dist/.compiled 2>/dev/null)" = "$hash" ]; then
+  echo "[build] dist/ is up to date" >&2
+  exit 0
+fi
+# Say what the silence is for: the first compile takes half a minute or more on a small machine.
+sources=$(find provider emulator scripts bench -name '*.ts' ! -name '*.d.ts' | wc -l | tr -d ' ')
+echo "[build] compiling the package's TypeScript to dist/ ($sources files of provider/, emulator/, scripts/, bench/; the first time takes up to a minute)" >&2
+rm -rf dist
+npx --no-install tsc -p tsconfig.build.json
+node dist/scripts/bundlePlugin.js # the plugin in one file: dist/provider/plugin/main.bundle.js, its licenses beside it
+chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js dist/provider/fleet/cli.js dist/provider/plugin/start.js 2>/dev/null || true
+# Last, and the hash from before the compile: a source edited meanwhile means the next run compiles again.
+echo "$hash" > dist/.compiled
