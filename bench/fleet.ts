@@ -1,5 +1,5 @@
 /**
- * Fleet throughput (`mgmt-fleet`, provider/fleet): how many machines a fleet of 10,000 tenants
+ * Fleet throughput (`mgmt-fleet`, fleet/): how many machines a fleet of 10,000 tenants
  * needs, sized from what one machine measurably does. Measures tenants per minute converging N
  * tenants from nothing with 1, 2 and 4 worker processes at a fixed concurrency per worker (median
  * of the repeats with min and max), the machine's CPU seconds per tenant, each worker process's
@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT, pulumiCliDir } from "../provider/automation";
 import { CLI_GO_GC } from "../provider/automation/cli";
-import { status, type TenantStatus } from "../provider/fleet/queue";
+import { status, type TenantStatus } from "../fleet/queue";
 import { PLUGIN_ENTRY } from "../provider/plugin/install";
 import { markCpu, postmasterPid, splitSince, type CpuSplit } from "./cpuSplit";
 import { writeSection } from "./docSection";
@@ -43,6 +43,7 @@ const DRIFT_WORKERS = 2;
 const LATENCY_MS = 50;
 const SIZING_TENANTS = 10_000;
 const MACHINES = [1, 2, 4, 8];
+/** An earlier build (BENCH_FLEET_BEFORE) carries the fleet inside pulumi-mgmt. */
 const cliOf = (pkg: string) => path.join(pkg, "dist/provider/fleet/cli.js");
 interface Build {
   label: string;
@@ -52,7 +53,7 @@ interface Build {
 }
 const THIS_BUILD: Build = {
   label: "this build",
-  cli: cliOf(path.join(PACKAGE_ROOT, "node_modules/pulumi-mgmt")),
+  cli: path.join(PACKAGE_ROOT, "node_modules/pulumi-mgmt-fleet/dist/cli.js"),
   status,
 };
 const BEFORE = process.env.BENCH_FLEET_BEFORE;
@@ -476,7 +477,7 @@ function report(samples: Sample[], fixed: FixedCosts): string {
   return [
     "## Fleet (`npm run bench:fleet`)",
     "",
-    `\`mgmt-fleet\` (provider/fleet) converging ${N} tenants from nothing (a search index and a pinned flow control key each, one stack per tenant) through its job queue, with 1 to ${Math.max(...WORKERS)} worker processes of ${CONCURRENCY} concurrent tenants each on this one machine, against the emulator in a process of its own with ${LATENCY_MS} ms added to every request. Each run has a fresh PostgreSQL database (queue, run records and the stacks' state, on this machine) and is timed from \`mgmt-fleet submit\` until \`status\` shows every tenant converged; ${REPEATS === 1 ? "one run" : `median of ${REPEATS} interleaved runs`} per row. Measured on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, Pulumi CLI ${CLI_VERSION} for every build, with a Pulumi home new for the bench (no earlier runs' logs in it).`,
+    `\`mgmt-fleet\` (fleet) converging ${N} tenants from nothing (a search index and a pinned flow control key each, one stack per tenant) through its job queue, with 1 to ${Math.max(...WORKERS)} worker processes of ${CONCURRENCY} concurrent tenants each on this one machine, against the emulator in a process of its own with ${LATENCY_MS} ms added to every request. Each run has a fresh PostgreSQL database (queue, run records and the stacks' state, on this machine) and is timed from \`mgmt-fleet submit\` until \`status\` shows every tenant converged; ${REPEATS === 1 ? "one run" : `median of ${REPEATS} interleaved runs`} per row. Measured on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, Pulumi CLI ${CLI_VERSION} for every build, with a Pulumi home new for the bench (no earlier runs' logs in it).`,
     "",
     "CPU per tenant is the machine's user and system CPU time (/proc/stat) over the converge divided by the tenants: it includes PostgreSQL, the emulator and every Pulumi process (CLIs, language hosts, provider hosts) besides the workers, and anything else the machine ran meanwhile. Peak worker memory is the largest VmHWM (peak resident memory) of the worker processes over the converge; it excludes the Pulumi CLI and plugin processes each worker starts.",
     "",

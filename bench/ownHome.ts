@@ -1,6 +1,6 @@
 /**
  * Every bench runs its Pulumi CLIs in a Pulumi home new for the run: the CLI lists its log folder
- * at every start (provider/fleet/cliLogs.ts), so in the machine's ~/.pulumi a figure would depend
+ * at every start (fleet/cliLogs.ts), so in the machine's ~/.pulumi a figure would depend
  * on how many logs earlier runs left there, and two legs of one bench could pay different costs.
  * Sets PULUMI_HOME for this process and everything it starts; the folder goes when it exits.
  */

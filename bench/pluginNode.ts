@@ -1,7 +1,7 @@
 /**
  * `npm run bench:plugin-node`: the `mgmt` plugin against the dynamic resources from the same
  * Node.js inline program, the way the fleet's tenant program runs (an inline program in the
- * driver's or worker's process, provider/fleet/tenantResources.ts). `npm run bench` compares the plugin
+ * driver's or worker's process, fleet/tenantResources.ts). `npm run bench` compares the plugin
  * through a YAML program instead, whose host is a program of its own with costs of its own; this
  * one isolates the provider: the same program, the same driver, only the front door differs.
  *

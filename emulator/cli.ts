@@ -13,9 +13,9 @@
  * A --port in use fails at once (exit 1) rather than leave the user talking to another process.
  */
 import { rmSync, writeFileSync } from "node:fs";
-import { exitStatus, parseCommandLine } from "../provider/cli/commandLine";
-import { SEARCH_REGIONS, type SearchRegion } from "../provider/api/schemas";
-import { SETTINGS_KEYS, type SettingName } from "../provider/config";
+import { exitStatus, parseCommandLine } from "pulumi-mgmt/internal/cli/commandLine";
+import { SEARCH_REGIONS, type SearchRegion } from "pulumi-mgmt/internal/api/schemas";
+import { SETTINGS_KEYS, type SettingName } from "pulumi-mgmt/internal/config";
 import { startEmulator, type RunningEmulator } from "./index";
 
 /** A POSIX shell single-quoted word: ' becomes '\'' */

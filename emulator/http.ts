@@ -3,10 +3,10 @@
  * the request context a handler sees, and small request checks.
  */
 import type { z } from "zod";
-import { describeIssues } from "../provider/api/schemas";
+import { describeIssues } from "pulumi-mgmt/internal/api/schemas";
 import type { Controls } from "./controls";
 import type { Account, Data, User } from "./state";
-import type { SearchRegion } from "../provider/api/schemas";
+import type { SearchRegion } from "pulumi-mgmt/internal/api/schemas";
 
 /** Answered as `{"error": message}` with this status. */
 export class HttpError extends Error {

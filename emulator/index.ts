@@ -2,7 +2,7 @@
  * Programmatic entry of the emulator: `startEmulator()` serves the whole API on a loopback port
  * and returns the addresses to configure and the seeded credentials.
  */
-import type { SearchRegion } from "../provider/api/schemas";
+import type { SearchRegion } from "pulumi-mgmt/internal/api/schemas";
 import type { FaultRuleInput } from "./controls";
 import { FaultRule } from "./controls";
 import { Emulator, type SeedUser } from "./server";

@@ -8,8 +8,8 @@
  * fault injection hooks and the request log.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ENDPOINTS, type Api, type Endpoint, type EndpointName } from "../provider/api/endpoints";
-import { MESSAGING_REGIONS, type MessagingAccountRecord, type SearchRegion } from "../provider/api/schemas";
+import { ENDPOINTS, type Api, type Endpoint, type EndpointName } from "pulumi-mgmt/internal/api/endpoints";
+import { MESSAGING_REGIONS, type MessagingAccountRecord, type SearchRegion } from "pulumi-mgmt/internal/api/schemas";
 import { Controls } from "./controls";
 import { HttpError, type Ctx, type Handler, type Params } from "./http";
 import { accountHandlers } from "./routes/accounts";

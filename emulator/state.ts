@@ -14,8 +14,8 @@ import type {
   SearchIndexRecord,
   SearchRegion,
   SearchType,
-} from "../provider/api/schemas";
-import { MESSAGING_REGIONS } from "../provider/api/schemas";
+} from "pulumi-mgmt/internal/api/schemas";
+import { MESSAGING_REGIONS } from "pulumi-mgmt/internal/api/schemas";
 
 /** A seeded user as tests and `mgmt-emulator` print it: credentials and accounts with tokens. */
 export interface SeedUser {

@@ -4,7 +4,7 @@
  * per-object usage figures. Plausible numbers, not the real service's.
  */
 import { z } from "zod";
-import { STATS_PERIODS, type StatsPeriod } from "../provider/api/schemas";
+import { STATS_PERIODS, type StatsPeriod } from "pulumi-mgmt/internal/api/schemas";
 import { parseOr400, type Params } from "./http";
 
 const StatsQuery = z.object({

@@ -13,7 +13,17 @@ const path = require("node:path");
 // Besides the folders the tsconfig compiles: the manifests (dependencies change the output), and
 // what npm pack takes from outside dist/ (the tarball is part of what setup.sh makes): README and
 // LICENSE always, and package.json's "files".
-const ALWAYS = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE"];
+const ALWAYS = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "README.md",
+  "LICENSE",
+  // The workspace packages' manifests: setup.sh packs them beside pulumi-mgmt.
+  "emulator/package.json",
+  "fleet/package.json",
+];
 
 /** package.json's "files" outside dist/; a pattern stands for the folder it is in. */
 function packedInputs(root) {
@@ -56,7 +66,8 @@ function listFiles(root, rel, out, keep = () => true) {
   }
   if (stat.isDirectory()) {
     for (const entry of readdirSync(path.join(root, rel))) {
-      if (entry !== "node_modules") listFiles(root, `${rel}/${entry}`, out, keep);
+      // A workspace package's dist/ (emulator/dist, fleet/dist) is what setup.sh stages, not a source.
+      if (entry !== "node_modules" && entry !== "dist") listFiles(root, `${rel}/${entry}`, out, keep);
     }
   } else if (keep(rel)) {
     out.push(rel);
@@ -92,8 +103,13 @@ function sourceHash(root, options = {}) {
 /** dist/.built holds the hash dist/ and the package were made from (written last by setup.sh). */
 function isBuilt(root) {
   const has = (file) => existsSync(path.join(root, file));
-  if (!has("node_modules/pulumi-mgmt/package.json") || !has("node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz"))
-    return false;
+  const made = [
+    "node_modules/pulumi-mgmt/package.json",
+    "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz",
+    "emulator/dist/cli.js",
+    "fleet/dist/cli.js",
+  ];
+  if (!made.every(has)) return false;
   return has("dist/.built") && readFileSync(path.join(root, "dist/.built"), "utf8").trim() === sourceHash(root);
 }
 

@@ -8,7 +8,7 @@ import {
   SetMessagingPlanBody,
   UpdateBudgetBody,
   type MessagingPlan,
-} from "../../provider/api/schemas";
+} from "pulumi-mgmt/internal/api/schemas";
 import { HttpError, OK, jsonObject, parseOr400, type Ctx, type EmulatorState, type Handler } from "../http";
 import { accountPlan, rotateAccountTokens, setAccountPlan, type Account } from "../state";
 import { dailySeries, daysOf, periodOf, usageSeed } from "../stats";

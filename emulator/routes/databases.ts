@@ -2,7 +2,7 @@
  * Databases (management API, HTTP Basic): the contract's budget operations. Databases themselves
  * are not managed here: each seeded user has two, and only their budget changes.
  */
-import { UpdateDatabaseBudgetBody } from "../../provider/api/schemas";
+import { UpdateDatabaseBudgetBody } from "pulumi-mgmt/internal/api/schemas";
 import { HttpError, OK, jsonObject, parseOr400, type Ctx, type EmulatorState, type Handler } from "../http";
 import type { Database } from "../state";
 

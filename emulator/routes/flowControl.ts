@@ -5,7 +5,7 @@
  * A key's effective limits are the pinned ones where pinned, else those its latest messages
  * carried. Pinning resets the rate count and starts a new period (contract).
  */
-import { PinQuery, UnpinQuery, flowControlKey } from "../../provider/api/schemas";
+import { PinQuery, UnpinQuery, flowControlKey } from "pulumi-mgmt/internal/api/schemas";
 import { HttpError, OK, parseOr400, type Ctx, type EmulatorState, type Handler } from "../http";
 import type { FlowKey } from "../state";
 

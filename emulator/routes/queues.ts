@@ -3,7 +3,7 @@
  * upsert, get, list, delete and pause. An upsert carries the full state: an omitted parallelism
  * becomes 1. More queues than the account's `max_queues` answer 412.
  */
-import { UpsertQueueBody, queueName, type QueueRecord } from "../../provider/api/schemas";
+import { UpsertQueueBody, queueName, type QueueRecord } from "pulumi-mgmt/internal/api/schemas";
 import { HttpError, OK, jsonObject, parseOr400, type Ctx, type EmulatorState, type Handler } from "../http";
 import type { Queue } from "../state";
 

@@ -12,7 +12,7 @@ import {
   SetPlanBody,
   type SearchIndexRecord,
   type SearchStats,
-} from "../../provider/api/schemas";
+} from "pulumi-mgmt/internal/api/schemas";
 import { HttpError, OK, jsonObject, parseOr400, type EmulatorState, type Handler } from "../http";
 import { newIndexRecord, resetIndexTokens, setIndexPlan, type User } from "../state";
 import { countSeries, dailySeries, metricTime, periodOf, usageSeed } from "../stats";

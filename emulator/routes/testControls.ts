@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { MESSAGING_REGIONS, SEARCH_REGIONS } from "../../provider/api/schemas";
+import { MESSAGING_REGIONS, SEARCH_REGIONS } from "pulumi-mgmt/internal/api/schemas";
 import { FaultRule } from "../controls";
 import { HttpError, parseOr400, type EmulatorState, type Params } from "../http";
 import type { Account, SeedUser } from "../state";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { SearchIndex } from "pulumi-mgmt";
 import { mgmtStack, type MgmtConfig } from "pulumi-mgmt/automation";
-import { startEmulator } from "pulumi-mgmt/emulator";
+import { startEmulator } from "pulumi-mgmt-emulator";
 
 // Resource name -> index name. The resource name is the identity Pulumi tracks.
 const wanted: Record<string, string> = { orders: "orders", customers: "customers", invoices: "invoices" };

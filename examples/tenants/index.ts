@@ -30,7 +30,7 @@ import {
   shutdown,
   startFencedDriver,
   type TenantResult,
-} from "pulumi-mgmt/fleet";
+} from "pulumi-mgmt-fleet";
 
 function usage(message: string): never {
   console.error(`tenants: ${message}`);

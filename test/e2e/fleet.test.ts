@@ -1,5 +1,5 @@
 /**
- * Fleets (`mgmt-fleet`, provider/fleet): worker processes converge tenants from a graphile-worker
+ * Fleets (`mgmt-fleet`, fleet/): worker processes converge tenants from a graphile-worker
  * queue in a real PostgreSQL (scripts/postgres.sh) that also holds the stacks' state, against
  * the emulator over HTTP. The commands run as a user runs them: the installed package's bin.
  */
@@ -9,18 +9,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { cliEnv, mgmtStack, PACKAGE_ROOT, pulumiCliDir } from "../../provider/automation";
-import { createEmptyStack, postgresFileText } from "../../provider/fleet/diyBackend";
-import { ensureFleetSchema, isDead, takeFence, workerLockName } from "../../provider/fleet/fence";
-import { status } from "../../provider/fleet/queue";
-import { convergeFenced } from "../../provider/fleet/fencedRun";
-import { TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
-import { tenantProgram, useTenantPlugin } from "../../provider/fleet/tenantResources";
+import { createEmptyStack, postgresFileText } from "../../fleet/diyBackend";
+import { ensureFleetSchema, isDead, takeFence, workerLockName } from "../../fleet/fence";
+import { status } from "../../fleet/queue";
+import { convergeFenced } from "../../fleet/fencedRun";
+import { TENANT_PROJECT, type Tenant } from "../../fleet/tenant";
+import { tenantProgram, useTenantPlugin } from "../../fleet/tenantResources";
 import { freshMessagingAccount, testEnv, writes, type TestEnv } from "../support/harness";
 import { tenantsFile as writeTenantsFile } from "../support/tenantsFile";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { fleetRunProcesses } from "../support/processes";
 
-const BIN = path.join(PACKAGE_ROOT, "node_modules/pulumi-mgmt/dist/provider/fleet/cli.js");
+const BIN = path.join(PACKAGE_ROOT, "node_modules/pulumi-mgmt-fleet/dist/cli.js");
 const PASSPHRASE = "test-only-passphrase";
 // Enough for every role (one held at the gate, one killed run, one failing for good, two 503
 // bursts submitted late, one changed by a second submit) beside plain tenants; each more is

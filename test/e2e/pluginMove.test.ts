@@ -1,15 +1,15 @@
 /**
  * The fleet's tenant stacks move from the dynamic resources to the `mgmt` plugin (issue 37 item
  * 9): a stack written by the earlier tenant program (dynamic resources), run by the tenant program
- * of now (provider/fleet/tenantResources.ts: the plugin, each resource aliased to its dynamic
+ * of now (fleet/tenantResources.ts: the plugin, each resource aliased to its dynamic
  * type), is no replacement and no API write, and the plugin manages what it took over.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FlowControlKey, SearchIndex } from "../../provider";
-import type { Tenant } from "../../provider/fleet/tenant";
-import { tenantProgram, useTenantPlugin } from "../../provider/fleet/tenantResources";
+import type { Tenant } from "../../fleet/tenant";
+import { tenantProgram, useTenantPlugin } from "../../fleet/tenantResources";
 import { exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
 
 let env: TestEnv;

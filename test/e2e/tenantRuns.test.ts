@@ -15,10 +15,10 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { mgmtStack } from "../../provider/automation";
-import { TENANT_RUN_LOGS_MB } from "../../provider/fleet/cliLogs";
-import { converge, type RunOptions } from "../../provider/fleet/converge";
-import { TENANT_PROJECT, type Tenant } from "../../provider/fleet/tenant";
-import { tenantProgram } from "../../provider/fleet/tenantResources";
+import { TENANT_RUN_LOGS_MB } from "../../fleet/cliLogs";
+import { converge, type RunOptions } from "../../fleet/converge";
+import { TENANT_PROJECT, type Tenant } from "../../fleet/tenant";
+import { tenantProgram } from "../../fleet/tenantResources";
 import { STATE_TARGET_BYTES, searchIndexStateSplit } from "../../bench/stateSize";
 import { testBackend, testEnv, writes, type TestEnv } from "../support/harness";
 

@@ -1,12 +1,12 @@
 /**
  * Processes as /proc shows them (Linux). The processes of fleet runs on this machine: each carries
- * its run's marker in its environment (provider/fleet/leftovers.ts). A test that ends a driver or
+ * its run's marker in its environment (fleet/leftovers.ts). A test that ends a driver or
  * worker checks that none is left: a leftover plugin is one that can still send a request for a
  * run that is over. And a test's own descendants, which a test kills as `kill -9` would: never
  * another process of the machine, such as a developer's own `pulumi up`.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { runEnv } from "../../provider/fleet/leftovers";
+import { runEnv } from "../../fleet/leftovers";
 
 /** The live processes of runs recorded in the fleet database `database` (another test's leftovers are not this test's). */
 export function fleetRunProcesses(database: string): number[] {

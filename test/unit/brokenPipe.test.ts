@@ -1,5 +1,5 @@
 /**
- * A driver or worker whose output's reader went away (provider/fleet/shutdown.ts) keeps working:
+ * A driver or worker whose output's reader went away (fleet/shutdown.ts) keeps working:
  * with an uncaught-exception handler that logs (as the Automation API's inline program server
  * installs one), every write to the broken pipe used to fail, be caught and logged, and fail
  * again, without end.
@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const SHUTDOWN = path.resolve(__dirname, "../../provider/fleet/shutdown.ts");
+const SHUTDOWN = path.resolve(__dirname, "../../fleet/shutdown.ts");
 
 async function run(withShutdown: boolean): Promise<{ code: number | null; caught: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), "broken-pipe-"));

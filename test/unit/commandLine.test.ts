@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseCommandLine, UsageError } from "../../provider/cli/commandLine";
-import { FLEET_COMMANDS, fleetCommandLine } from "../../provider/fleet/usage";
+import { BINS, ROOT } from "../support/bins";
+import { FLEET_COMMANDS, fleetCommandLine } from "../../fleet/usage";
 
 const OPTIONS = {
   "lock-wait": { type: "string" },
@@ -58,16 +59,13 @@ test("more positional arguments than the command takes are refused, naming the f
 });
 
 describe("mgmt-fleet, as a user runs it (the compiled file, no settings)", () => {
-  const ROOT = path.resolve(__dirname, "../..");
-  const BIN = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> })
-    .bin;
   const cwd = mkdtempSync(path.join(tmpdir(), "mgmt-cmdline-"));
   afterAll(() => rmSync(cwd, { recursive: true, force: true }));
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(MGMT_|PULUMI_)/.test(k)),
   ) as NodeJS.ProcessEnv;
   const fleet = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(ROOT, BIN["mgmt-fleet"]), ...args], {
+    spawnSync(process.execPath, [BINS["mgmt-fleet"], ...args], {
       cwd,
       env,
       encoding: "utf8",
@@ -146,7 +144,7 @@ describe("mgmt-fleet, as a user runs it (the compiled file, no settings)", () =>
       `process.on("exit", () => process.stderr.write("loaded: " + Object.keys(require.cache).filter((f) => f.includes("@pulumi/pulumi")).length + "\\n"));`,
     );
     const loaded = (...args: string[]) =>
-      spawnSync(process.execPath, ["--require", probe, path.join(ROOT, BIN["mgmt-fleet"]), ...args], {
+      spawnSync(process.execPath, ["--require", probe, BINS["mgmt-fleet"], ...args], {
         cwd,
         env,
         encoding: "utf8",

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { converge } from "../../provider/fleet/converge";
+import { converge } from "../../fleet/converge";
 
 let server: Server;
 const sockets: Socket[] = [];

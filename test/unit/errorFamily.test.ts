@@ -2,7 +2,7 @@
  * One error family (issue 36, item 2): every error pulumi-mgmt throws is a MgmtError (a UserError
  * for what a user can act on, an InternalError for a bug, an ApiError for the service's answer),
  * not-found is told by one predicate (`isNotFound`) and read around by one helper (`ifFound`),
- * and provider/ carries no `throw new Error(` and no cast through `unknown` or `never`.
+ * and provider/ and fleet/ carry no `throw new Error(` and no cast through `unknown` or `never`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,16 +14,20 @@ import { InternalError, MgmtError, UserError } from "../../provider/userError";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 
 const ROOT = path.join(__dirname, "..", "..", "provider");
+/** The fleet (its own package, fleet/) throws the same family. */
+const FLEET = path.join(__dirname, "..", "..", "fleet");
 
-function sources(dir: string = ROOT): string[] {
+function sources(dir?: string): string[] {
+  if (dir === undefined) return [ROOT, FLEET].flatMap((d) => sources(d));
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const file = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(file);
+    // fleet/dist: the compiled copy setup.sh stages for the package.
+    if (e.isDirectory()) return e.name === "dist" || e.name === "node_modules" ? [] : sources(file);
     return e.name.endsWith(".ts") ? [file] : [];
   });
 }
 
-/** `file:line: text` of every line of provider/ that matches. */
+/** `file:line: text` of every line of provider/ and fleet/ that matches. */
 function linesMatching(pattern: RegExp): string[] {
   return sources().flatMap((file) =>
     readFileSync(file, "utf8")

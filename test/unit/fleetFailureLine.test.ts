@@ -1,5 +1,5 @@
-/** What `mgmt-fleet` prints when a command fails (provider/fleet/failureLine.ts): one line with a reason. */
-import { failureLine } from "../../provider/fleet/failureLine";
+/** What `mgmt-fleet` prints when a command fails (fleet/failureLine.ts): one line with a reason. */
+import { failureLine } from "../../fleet/failureLine";
 
 test("a database host of two addresses, both refused (an AggregateError, no message of its own): its attempts say why", () => {
   const attempt = (address: string) =>

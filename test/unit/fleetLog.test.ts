@@ -1,9 +1,9 @@
 /**
  * A worker's log says each event once: graphile-worker's own lines for what the fleet says itself
- * (a job's failure, a lost connection to the database) are not shown (provider/fleet/queue.ts).
+ * (a job's failure, a lost connection to the database) are not shown (fleet/queue.ts).
  * Its other errors are, on one line.
  */
-import { quiet } from "../../provider/fleet/queue";
+import { quiet } from "../../fleet/queue";
 
 function shown(level: "error" | "warn" | "info", message: string): string {
   const written: string[] = [];

@@ -4,18 +4,18 @@
  * error. Run as a user runs them: the compiled files, in a folder with no settings.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { FLEET_COMMANDS } from "../../provider/fleet/usage";
+import { FLEET_COMMANDS } from "../../fleet/usage";
+import { BINS } from "../support/bins";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BIN = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+const BIN = BINS;
 const cwd = mkdtempSync(path.join(tmpdir(), "mgmt-help-"));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 function help(command: string, ...args: string[]) {
-  return spawnSync(process.execPath, [path.join(ROOT, BIN[command]), ...args], {
+  return spawnSync(process.execPath, [BIN[command], ...args], {
     cwd,
     encoding: "utf8",
     timeout: 30_000,

@@ -1,13 +1,13 @@
 /**
- * What a dead run left running (provider/fleet/leftovers.ts), with stand-in processes: a `pulumi`
+ * What a dead run left running (fleet/leftovers.ts), with stand-in processes: a `pulumi`
  * that finishes by itself is waited for, one that does not is ended at the bound, a plugin (any
  * other process of the run) is ended once its CLI is gone, and another run's processes are never
  * touched. Linux only (it reads /proc), like the takeover itself.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 
-import { endLeftovers, runEnv } from "../../provider/fleet/leftovers";
-import { alive } from "../../provider/fleet/processes";
+import { endLeftovers, runEnv } from "../../fleet/leftovers";
+import { alive } from "../../fleet/processes";
 
 const DB = "postgres://u@127.0.0.1:5999/fleet";
 const started: ChildProcess[] = [];

@@ -1,7 +1,8 @@
 /**
- * The npm package carries what a user's project needs at run time and nothing else: the compiled
- * provider and emulator (with types), the CLI bootstrap script with its fallback language host,
- * the README, the LICENSE and the manifest. No sources, tests, benchmarks, examples or source maps.
+ * The npm package carries what a user's program needs at run time and nothing else: the compiled
+ * provider (with types), the CLI bootstrap script with its fallback language host, the README, the
+ * LICENSE and the manifest. No sources, tests, benchmarks, examples or source maps, and no emulator
+ * or fleet: those are packages of their own (emulator/, fleet/: test/unit/workspacePackages.test.ts).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -21,7 +22,7 @@ test("npm pack contains only what a user needs", () => {
     /^README\.md$/,
     /^docs\/[a-z]+\.md$/,
     /^LICENSE$/,
-    /^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/,
+    /^dist\/provider\/.+\.(js|d\.ts)$/,
     /^dist\/provider\/plugin\/THIRD_PARTY_LICENSES\.txt$/,
     /^scripts\/(ensure-pulumi|go-env)\.sh$/,
     /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/,
@@ -38,8 +39,6 @@ test("npm pack contains only what a user needs", () => {
     "examples/new-project/Pulumi.yaml",
     "dist/provider/index.js",
     "dist/provider/automation/index.js",
-    "dist/emulator/index.js",
-    "dist/emulator/cli.js",
     "dist/provider/providers/searchIndex.js",
     "dist/provider/providers/messagingQueue.js",
     "dist/provider/providers/messagingBudget.js",
@@ -54,8 +53,20 @@ test("npm pack contains only what a user needs", () => {
   ]) {
     expect(files).toContain(must);
   }
-  // Compressed size: about 598 kB with six resources, the emulator, the fleet and its fence, the plugin (its calls, invokes, Construct, import and install) and its one-file bundle (about 270 kB of it, with its packages' licenses: the package's own compiled modules a second time, zod, grpc-js and the SDK's protocol messages, scripts/bundlePlugin.ts), every command's usage and docs/ (what a user reads; CONTRIBUTING.md stays in the repository), and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
-  expect(pack.size).toBeLessThan(610_000);
+  // Compressed size: about 515 kB with six resources, the plugin (its calls, invokes, Construct, import and install) and its one-file bundle (about 270 kB of it, with its packages' licenses: the package's own compiled modules a second time, zod, grpc-js and the SDK's protocol messages, scripts/bundlePlugin.ts), every command's usage and docs/ (what a user reads; CONTRIBUTING.md stays in the repository), and the fallback language host's sources (its go.sum, 51 kB of checksums that do not compress, since it generates programs with Pulumi's code generators); a jump means something big slipped in.
+  expect(pack.size).toBeLessThan(530_000);
+});
+
+test("a program's install gets the SDK as a peer, the client, zod and the plugin's gRPC: nothing else", () => {
+  // Each runtime dependency is code every user's program installs and a review reads: a new one
+  // fails this test until it is named here. The emulator's web server and the fleet's queue and
+  // database driver live in their own packages; TypeScript is the project's choice (an optional peer).
+  const manifest = JSON.parse(readFileSync(`${PACKAGE_ROOT}/package.json`, "utf8"));
+  expect(Object.keys(manifest.dependencies).sort()).toEqual(["@grpc/grpc-js", "google-protobuf", "undici", "zod"]);
+  expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@pulumi/pulumi", "typescript"]);
+  expect(manifest.peerDependenciesMeta).toEqual({ typescript: { optional: true } });
+  expect(manifest.optionalDependencies ?? {}).toEqual({});
+  expect(manifest.bundleDependencies ?? manifest.bundledDependencies ?? []).toEqual([]);
 });
 
 test("the package carries the license its manifest names", () => {

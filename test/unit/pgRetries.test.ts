@@ -1,11 +1,11 @@
 /**
  * A fleet worker outlives a PostgreSQL restart: graphile-worker's retried queries (a finished
  * job's completion among them) retry the session-ended error a restart gives (57P01) on a new
- * connection instead of rejecting, which ended the worker (provider/fleet/pgRetries.ts).
+ * connection instead of rejecting, which ended the worker (fleet/pgRetries.ts).
  */
 import { makeEnhancedWithPgClient } from "graphile-worker/dist/lib";
 import type { WithPgClient } from "graphile-worker";
-import "../../provider/fleet/queue";
+import "../../fleet/queue";
 
 test("a query ended by the server's restart (57P01) is retried on a new connection, not rejected", async () => {
   let calls = 0;

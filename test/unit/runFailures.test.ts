@@ -1,10 +1,10 @@
 /**
- * How the fleet and the driver judge a failed run (provider/fleet/converge.ts): a lock by the
+ * How the fleet and the driver judge a failed run (fleet/converge.ts): a lock by the
  * Automation API's typed error, never retried; the service, network and backend failing for a
  * moment by the engine's text (no typed error exists for them), retried.
  */
 import { CommandError, ConcurrentUpdateError } from "@pulumi/pulumi/automation";
-import { isStackLocked, isTransientFailure, runFailureReason } from "../../provider/fleet/converge";
+import { isStackLocked, isTransientFailure, runFailureReason } from "../../fleet/converge";
 
 /** What the SDK's errors carry: the failed command's result, printed (the update's diagnostics in stdout). */
 const commandText = (stderr: string, diagnostics = "") =>
@@ -60,6 +60,6 @@ test("a reason too long for a status line is cut, and says so", () => {
 });
 
 test("pulumi-mgmt/fleet exports no generic names", () => {
-  const fleet = require("../../provider/fleet") as Record<string, unknown>;
+  const fleet = require("../../fleet") as Record<string, unknown>;
   for (const generic of ["reason", "isLocked", "isTransient"]) expect(Object.keys(fleet)).not.toContain(generic);
 });

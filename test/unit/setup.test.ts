@@ -161,6 +161,8 @@ describe("scripts/setup.sh", () => {
       const outputs = [
         "dist/.built",
         "dist/emulator/cli.js",
+        "emulator/dist/cli.js",
+        "fleet/dist/cli.js",
         "node_modules/pulumi-mgmt/package.json",
         "node_modules/.cache/pulumi-mgmt/pulumi-mgmt.tgz",
       ];

@@ -1,14 +1,14 @@
 /**
- * Pulumi's lock of a stack (provider/fleet/stackLock.ts) on a file:// backend, laid out as the
+ * Pulumi's lock of a stack (fleet/stackLock.ts) on a file:// backend, laid out as the
  * DIY backend writes it: broken only when it is provably a dead run's own, anyone else's waited
  * for (and said so, and shown as a note) and never broken; and the bound CLI's pids, recorded as
- * each starts (provider/fleet/cliPids.ts).
+ * each starts (fleet/cliPids.ts).
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { recordCliPids } from "../../provider/fleet/cliPids";
-import { readStackLocks, settleStackLock, type LockHolder } from "../../provider/fleet/stackLock";
+import { recordCliPids } from "../../fleet/cliPids";
+import { readStackLocks, settleStackLock, type LockHolder } from "../../fleet/stackLock";
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), "stack-lock-"))));

@@ -1,5 +1,5 @@
 /** The tenant list's check (fleet/tenant.ts): one line, every problem, each naming where, the tenant and the field. */
-import { checkTenants } from "../../provider/fleet/tenant";
+import { checkTenants } from "../../fleet/tenant";
 import { UserError } from "../../provider/userError";
 
 const problems = (raw: unknown): string => {

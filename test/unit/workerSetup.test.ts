@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ProjectSettings, Workspace } from "@pulumi/pulumi/automation";
 import { backendUrlForDisk } from "../../provider/automation/stack";
-import { serviceFromEnv } from "../../provider/fleet/serviceEnv";
-import { useTenantPlugin } from "../../provider/fleet/tenantResources";
+import { serviceFromEnv } from "../../fleet/serviceEnv";
+import { useTenantPlugin } from "../../fleet/tenantResources";
 
 const SERVICE = {
   MGMT_BASE_URL: "http://127.0.0.1:1",

@@ -19,7 +19,7 @@ import { serviceFromEnv } from "./serviceEnv";
 import { settled, status, submit, type Progress, type TenantStatus } from "./queue";
 import { shutdown } from "./shutdown";
 import { readTenants, type Tenant } from "./tenant";
-import { exitStatus, parseCommandLine, UsageError } from "../cli/commandLine";
+import { exitStatus, parseCommandLine, UsageError } from "pulumi-mgmt/internal/cli/commandLine";
 import { fleetCommandLine, fleetUsage, FLEET_COMMANDS, type FleetCommand, type OptionName } from "./usage";
 import { failureLine } from "./failureLine";
 import { isPostgres } from "./diyBackend";

@@ -8,7 +8,7 @@
  * is what the next run of each stack recovers, and no request is sent for a run that is over.
  */
 import { killTree } from "./processes";
-import { UserError } from "../userError";
+import { UserError } from "pulumi-mgmt/internal/userError";
 
 export interface Shutdown {
   /** Fires on the first request: cancel the running updates gracefully, start nothing new. */

@@ -1,5 +1,5 @@
 /**
- * `pulumi-mgmt/fleet`: tenants (a stack each), converged on one machine (`converge`, as
+ * `pulumi-mgmt-fleet`: tenants (a stack each), converged on one machine (`converge`, as
  * examples/tenants does) or by workers on many through a PostgreSQL job queue (`submit`,
  * `startWorker`, `status`; the `mgmt-fleet` command), one update per stack ever (fence.ts).
  */

@@ -8,13 +8,13 @@
  * with no replacement and no API write (test/e2e/pluginMove.test.ts). The tenant program is here
  * too, beside what it declares: tenant.ts (the list's schema) stays free of the Pulumi SDK.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { ProjectSettings, Workspace } from "@pulumi/pulumi/automation";
-import { backendUrlForDisk } from "../automation/stack";
-import { PLUGIN_ENTRY, installPlugin } from "../plugin/install";
-import { PACKAGE, dynamicToken, token } from "../plugin/pulumiTypes";
+import { backendUrlForDisk } from "pulumi-mgmt/internal/automation/stack";
+import { installPlugin } from "pulumi-mgmt/internal/plugin/install";
+import { PACKAGE, dynamicToken, token } from "pulumi-mgmt/internal/plugin/pulumiTypes";
 import type { Tenant } from "./tenant";
 
 const movedFromDynamic = (name: string, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
@@ -62,7 +62,10 @@ type WithPlugins = ProjectSettings & { plugins?: { providers?: { name: string; p
 export async function useTenantPlugin(workspace: Workspace, workDir: string): Promise<void> {
   const dir = path.resolve(workDir, ".mgmt-plugin"); // absolute: Pulumi resolves a relative path against the project's folder
   mkdirSync(dir, { recursive: true });
-  installPlugin(dir, path.join(path.dirname(require.resolve("pulumi-mgmt/internal/plugin/install")), PLUGIN_ENTRY));
+  // The installed package's own plugin, by the bin its manifest declares.
+  const pkg = require.resolve("pulumi-mgmt/package.json");
+  const { bin } = JSON.parse(readFileSync(pkg, "utf8")) as { bin: Record<string, string> };
+  installPlugin(dir, path.join(path.dirname(pkg), bin[`pulumi-resource-${PACKAGE}`]));
   const settings: WithPlugins = await workspace.projectSettings();
   const others = (settings.plugins?.providers ?? []).filter((p) => p.name !== PACKAGE);
   const ours = settings.plugins?.providers?.find((p) => p.name === PACKAGE);

@@ -6,7 +6,7 @@
  */
 import type { Client } from "pg";
 import { abortableSleep, fleetClient, workerLockName } from "./fence";
-import { InternalError } from "../userError";
+import { InternalError } from "pulumi-mgmt/internal/userError";
 
 export interface LivenessOptions {
   /** What the operator calls this database in the lines about an outage. Default "the fleet database". */

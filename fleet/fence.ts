@@ -13,7 +13,7 @@
  */
 import { hostname } from "node:os";
 import { Client, type ClientConfig } from "pg";
-import { UserError } from "../userError";
+import { UserError } from "pulumi-mgmt/internal/userError";
 
 export const FLEET_SCHEMA = "pulumi_mgmt_fleet";
 

@@ -2,9 +2,9 @@
  * The service a driver or worker acts on, from the MGMT_* variables (for a local try,
  * `npx mgmt-emulator --env` prints them as shell exports). The names are the settings table's.
  */
-import type { MgmtConfig } from "../automation/stack";
-import { SETTINGS_KEYS, type SettingName } from "../config";
-import { UserError } from "../userError";
+import type { MgmtConfig } from "pulumi-mgmt/internal/automation/stack";
+import { SETTINGS_KEYS, type SettingName } from "pulumi-mgmt/internal/config";
+import { UserError } from "pulumi-mgmt/internal/userError";
 
 /** What every tenant's resources need: the addresses and credentials of each API. */
 const NEEDED = [

@@ -9,7 +9,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { CLI_PIDS_ENV } from "../automation/boundCli";
+import { CLI_PIDS_ENV } from "pulumi-mgmt/internal/automation/boundCli";
 import { recordCliPids } from "./cliPids";
 import { converge, type RunOptions, type TenantResult } from "./converge";
 import { takeFence } from "./fence";

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { oneOf } from "../api/schemas";
-import { PinSpec } from "../resources/flowControlKey/schema";
-import { UserError } from "../userError";
+import { oneOf } from "pulumi-mgmt/internal/api/schemas";
+import { PinSpec } from "pulumi-mgmt/internal/resources/flowControlKey/schema";
+import { UserError } from "pulumi-mgmt/internal/userError";
 
 /** The Pulumi project of every tenant stack. */
 export const TENANT_PROJECT = "tenants";

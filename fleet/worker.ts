@@ -14,14 +14,14 @@ import {
   type Task,
   type WorkerEvents,
 } from "graphile-worker";
-import type { MgmtConfig } from "../automation/stack";
+import type { MgmtConfig } from "pulumi-mgmt/internal/automation/stack";
 import { ACTIONS } from "./converge";
 import { convergeFenced } from "./fencedRun";
 import { FenceBusyError, ensureFleetSchema, fleetClient, isDead } from "./fence";
 import { Liveness } from "./liveness";
 import { quiet, TASK, type Payload } from "./queue";
 import { checkTenants, TENANT_PROJECT } from "./tenant";
-import { UserError } from "../userError";
+import { UserError } from "pulumi-mgmt/internal/userError";
 
 export interface WorkerOptions {
   database: string;
