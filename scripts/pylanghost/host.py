@@ -14,7 +14,10 @@ Everything else answers Unimplemented, which the engine treats as an older host.
 
 import os
 import runpy
+import socket
 import sys
+import threading
+import time
 from concurrent import futures
 
 try:
@@ -67,6 +70,22 @@ class Host(LanguageServer):
         )
 
 
+def watch_engine(address, every_s=2.0):
+    # A CLI killed with SIGKILL never stops its plugins: like Pulumi's own hosts, this one ends once
+    # its engine no longer answers (twice in a row, so one busy moment is not taken for death).
+    host, _, port = address.rpartition(":")
+    misses = 0
+    while True:
+        time.sleep(every_s)
+        try:
+            socket.create_connection((host or "127.0.0.1", int(port)), timeout=every_s).close()
+            misses = 0
+        except OSError:
+            misses += 1
+            if misses >= 2:
+                os._exit(0)
+
+
 def main():
     if not sys.argv[1:]:
         print("usage: pulumi-language-python ENGINE_ADDRESS (the engine starts it)", file=sys.stderr)
@@ -75,6 +94,7 @@ def main():
     language_pb2_grpc.add_LanguageRuntimeServicer_to_server(Host(sys.argv[-1]), server)
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
+    threading.Thread(target=watch_engine, args=(sys.argv[-1],), daemon=True).start()
     # The engine reads the port from the first line of stdout.
     print(port, flush=True)
     try:
