@@ -1,7 +1,7 @@
 /**
- * `npm pack` of a clean checkout after `npm ci` alone makes a package that works: its prepack
- * builds (scripts/build.sh), so the plugin's one-file bundle is in the tarball, and the plugin
- * installed from that tarball serves. The clean checkout is this checkout's files as git sees them
+ * `npm pack` of a clean checkout after `npm ci` alone makes packages that work: each one's prepack
+ * builds (scripts/build.sh), so the emulator's and the fleet's commands and the plugin's one-file
+ * bundle are in their tarballs, and the plugin installed from its tarball serves. The clean checkout is this checkout's files as git sees them
  * (tracked, and new ones not ignored: no dist/), with the dependencies `npm ci` would install
  * (this checkout's node_modules, hard-linked, without what setup.sh adds to it).
  */
@@ -23,7 +23,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test("a clean checkout packs a package whose plugin runs", async () => {
+test("a clean checkout packs the emulator and the fleet with their commands, and pulumi-mgmt with a plugin that runs", async () => {
   dir = mkdtempSync(path.join(tmpdir(), "mgmt-pack-fresh-"));
   const clone = path.join(dir, "clone");
   const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
@@ -47,6 +47,19 @@ test("a clean checkout packs a package whose plugin runs", async () => {
     rmSync(path.join(clone, added), { recursive: true, force: true });
 
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_")));
+  // The emulator's and the fleet's packages first: each one's own prepack builds what it ships.
+  const workspaces = JSON.parse(
+    execFileSync("npm", ["pack", "-w", "emulator", "-w", "fleet", "--json", "--pack-destination", dir], {
+      cwd: clone,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  ) as { name: string; files: { path: string }[] }[];
+  expect(workspaces.map((w) => [w.name, w.files.some((f) => f.path === "dist/cli.js")])).toEqual([
+    ["pulumi-mgmt-emulator", true],
+    ["pulumi-mgmt-fleet", true],
+  ]);
   const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], {
     cwd: clone,
     env,
