@@ -61,15 +61,19 @@ function credentialsSecret(record: z.ZodObject): z.ZodObject {
   );
 }
 /**
- * An index's record without its tokens, and its tokens alone (getSearchIndexTokens): Pulumi's YAML
- * host makes a whole invoke result secret when any field of it is, so a program that reads an
- * index's name or endpoint would get them as secrets too. The tokens come where they are asked for.
+ * An index's or an account's record without its tokens, and its tokens alone (getSearchIndexTokens,
+ * getMessagingAccountTokens): Pulumi's YAML host makes a whole invoke result secret when any field
+ * of it is, so a program that reads an index's name or an account's id would get them as secrets
+ * too. The tokens come where they are asked for.
  */
-const SearchIndexResult = camelized(SearchIndexRecord).omit({ token: true, readOnlyToken: true });
-const SearchIndexTokens = credentialsSecret(camelized(SearchIndexRecord).pick({ token: true, readOnlyToken: true }));
-type IndexRecord = Awaited<ReturnType<typeof fn.getSearchIndex>>;
-const withoutTokens = ({ token: _t, readOnlyToken: _r, ...rest }: IndexRecord) => rest;
-const MessagingAccountResult = credentialsSecret(camelized(MessagingAccountRecord));
+const TOKENS = { token: true, readOnlyToken: true } as const;
+const SearchIndexResult = camelized(SearchIndexRecord).omit(TOKENS);
+const SearchIndexTokens = credentialsSecret(camelized(SearchIndexRecord).pick(TOKENS));
+const MessagingAccountResult = camelized(MessagingAccountRecord).omit(TOKENS);
+const MessagingAccountTokens = credentialsSecret(camelized(MessagingAccountRecord).pick(TOKENS));
+type WithTokens = { token?: unknown; readOnlyToken?: unknown };
+const withoutTokens = <T extends WithTokens>({ token: _t, readOnlyToken: _r, ...rest }: T) => rest;
+const tokensOf = <T extends WithTokens>({ token, readOnlyToken }: T) => ({ token, readOnlyToken });
 
 const GetSearchIndexArgs = fnArgs.searchIndexArgs;
 const GetMessagingAccountArgs = fnArgs.messagingAccountArgs;
@@ -92,10 +96,7 @@ export const PLUGIN_FUNCTIONS: readonly PluginFunction[] = [
   {
     name: "getSearchIndexTokens",
     description: "One index's tokens by its id: the result is secret.",
-    ...served(GetSearchIndexArgs, async (args) => {
-      const { token, readOnlyToken } = await fn.getSearchIndex(args);
-      return { token, readOnlyToken };
-    }),
+    ...served(GetSearchIndexArgs, async (args) => tokensOf(await fn.getSearchIndex(args))),
     result: SearchIndexTokens,
   },
   {
@@ -119,16 +120,24 @@ export const PLUGIN_FUNCTIONS: readonly PluginFunction[] = [
   },
   {
     name: "getMessagingAccounts",
-    description: "Every messaging account of the user.",
-    ...served(noArgs, () => fn.getMessagingAccounts()),
+    description: "Every messaging account of the user, without their tokens (getMessagingAccountTokens).",
+    ...served(noArgs, async () => (await fn.getMessagingAccounts()).map(withoutTokens)),
     result: MessagingAccountResult,
     list: true,
   },
   {
     name: "getMessagingAccount",
-    description: "One messaging account by id; or, without one, the first active account in a region (of a type).",
-    ...served(GetMessagingAccountArgs, fn.getMessagingAccount),
+    description:
+      "One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.",
+    ...served(GetMessagingAccountArgs, async (args) => withoutTokens(await fn.getMessagingAccount(args))),
     result: MessagingAccountResult,
+  },
+  {
+    name: "getMessagingAccountTokens",
+    description:
+      "The tokens of the account getMessagingAccount finds with the same arguments: the result is secret. Keys and queues act with its token.",
+    ...served(GetMessagingAccountArgs, async (args) => tokensOf(await fn.getMessagingAccount(args))),
+    result: MessagingAccountTokens,
   },
   {
     name: "getMessagingAccountStats",

@@ -13,19 +13,19 @@ namespace PulumiMgmt.Mgmt
     public static class GetMessagingAccount
     {
         /// <summary>
-        /// One messaging account by id; or, without one, the first active account in a region (of a type).
+        /// One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
         /// </summary>
         public static Task<GetMessagingAccountResult> InvokeAsync(GetMessagingAccountArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetMessagingAccountResult>("mgmt:index:getMessagingAccount", args ?? new GetMessagingAccountArgs(), options.WithDefaults());
 
         /// <summary>
-        /// One messaging account by id; or, without one, the first active account in a region (of a type).
+        /// One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
         /// </summary>
         public static Output<GetMessagingAccountResult> Invoke(GetMessagingAccountInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetMessagingAccountResult>("mgmt:index:getMessagingAccount", args ?? new GetMessagingAccountInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// One messaging account by id; or, without one, the first active account in a region (of a type).
+        /// One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
         /// </summary>
         public static Output<GetMessagingAccountResult> Invoke(GetMessagingAccountInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetMessagingAccountResult>("mgmt:index:getMessagingAccount", args ?? new GetMessagingAccountInvokeArgs(), options.WithDefaults());
@@ -116,13 +116,11 @@ namespace PulumiMgmt.Mgmt
         public readonly string? ModifyingState;
         public readonly bool? ProdPackEnabled;
         public readonly string? PrometheusEnabled;
-        public readonly string? ReadOnlyToken;
         public readonly string Region;
         public readonly double? ReservedPrice;
         public readonly string? ReservedType;
         public readonly string? State;
         public readonly int? Timeout;
-        public readonly string Token;
         public readonly string? Type;
 
         [OutputConstructor]
@@ -183,8 +181,6 @@ namespace PulumiMgmt.Mgmt
 
             string? prometheusEnabled,
 
-            string? readOnlyToken,
-
             string region,
 
             double? reservedPrice,
@@ -194,8 +190,6 @@ namespace PulumiMgmt.Mgmt
             string? state,
 
             int? timeout,
-
-            string token,
 
             string? type)
         {
@@ -227,13 +221,11 @@ namespace PulumiMgmt.Mgmt
             ModifyingState = modifyingState;
             ProdPackEnabled = prodPackEnabled;
             PrometheusEnabled = prometheusEnabled;
-            ReadOnlyToken = readOnlyToken;
             Region = region;
             ReservedPrice = reservedPrice;
             ReservedType = reservedType;
             State = state;
             Timeout = timeout;
-            Token = token;
             Type = type;
         }
     }

@@ -13,19 +13,19 @@ namespace PulumiMgmt.Mgmt
     public static class GetMessagingAccounts
     {
         /// <summary>
-        /// Every messaging account of the user.
+        /// Every messaging account of the user, without their tokens (getMessagingAccountTokens).
         /// </summary>
         public static Task<GetMessagingAccountsResult> InvokeAsync(InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetMessagingAccountsResult>("mgmt:index:getMessagingAccounts", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// Every messaging account of the user.
+        /// Every messaging account of the user, without their tokens (getMessagingAccountTokens).
         /// </summary>
         public static Output<GetMessagingAccountsResult> Invoke(InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetMessagingAccountsResult>("mgmt:index:getMessagingAccounts", InvokeArgs.Empty, options.WithDefaults());
 
         /// <summary>
-        /// Every messaging account of the user.
+        /// Every messaging account of the user, without their tokens (getMessagingAccountTokens).
         /// </summary>
         public static Output<GetMessagingAccountsResult> Invoke(InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetMessagingAccountsResult>("mgmt:index:getMessagingAccounts", InvokeArgs.Empty, options.WithDefaults());

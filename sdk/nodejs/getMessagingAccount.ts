@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * One messaging account by id; or, without one, the first active account in a region (of a type).
+ * One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
  */
 export function getMessagingAccount(args?: GetMessagingAccountArgs, opts?: pulumi.InvokeOptions): Promise<GetMessagingAccountResult> {
     args = args || {};
@@ -63,17 +63,15 @@ export interface GetMessagingAccountResult {
     readonly modifyingState?: string;
     readonly prodPackEnabled?: boolean;
     readonly prometheusEnabled?: string;
-    readonly readOnlyToken?: string;
     readonly region: string;
     readonly reservedPrice?: number;
     readonly reservedType?: string;
     readonly state?: string;
     readonly timeout?: number;
-    readonly token: string;
     readonly type?: string;
 }
 /**
- * One messaging account by id; or, without one, the first active account in a region (of a type).
+ * One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
  */
 export function getMessagingAccountOutput(args?: GetMessagingAccountOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetMessagingAccountResult> {
     args = args || {};

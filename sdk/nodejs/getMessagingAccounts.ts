@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every messaging account of the user.
+ * Every messaging account of the user, without their tokens (getMessagingAccountTokens).
  */
 export function getMessagingAccounts(opts?: pulumi.InvokeOptions): Promise<GetMessagingAccountsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -19,7 +19,7 @@ export interface GetMessagingAccountsResult {
     readonly items: outputs.GetMessagingAccountsResultItems[];
 }
 /**
- * Every messaging account of the user.
+ * Every messaging account of the user, without their tokens (getMessagingAccountTokens).
  */
 export function getMessagingAccountsOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetMessagingAccountsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

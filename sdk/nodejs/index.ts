@@ -45,6 +45,11 @@ export const getMessagingAccountStats: typeof import("./getMessagingAccountStats
 export const getMessagingAccountStatsOutput: typeof import("./getMessagingAccountStats").getMessagingAccountStatsOutput = null as any;
 utilities.lazyLoad(exports, ["getMessagingAccountStats","getMessagingAccountStatsOutput"], () => require("./getMessagingAccountStats"));
 
+export { GetMessagingAccountTokensArgs, GetMessagingAccountTokensResult, GetMessagingAccountTokensOutputArgs } from "./getMessagingAccountTokens";
+export const getMessagingAccountTokens: typeof import("./getMessagingAccountTokens").getMessagingAccountTokens = null as any;
+export const getMessagingAccountTokensOutput: typeof import("./getMessagingAccountTokens").getMessagingAccountTokensOutput = null as any;
+utilities.lazyLoad(exports, ["getMessagingAccountTokens","getMessagingAccountTokensOutput"], () => require("./getMessagingAccountTokens"));
+
 export { GetMessagingAccountsResult } from "./getMessagingAccounts";
 export const getMessagingAccounts: typeof import("./getMessagingAccounts").getMessagingAccounts = null as any;
 export const getMessagingAccountsOutput: typeof import("./getMessagingAccounts").getMessagingAccountsOutput = null as any;

@@ -225,12 +225,15 @@ test("yaml: the README's Pulumi.yaml, with the plugin installed as the README sa
   }
 });
 
-test("yaml: getSearchIndex answers an index's name and endpoint plain, and getSearchIndexTokens its tokens secret", async () => {
+test("yaml: getSearchIndex and getMessagingAccount answer an index's name and an account's id plain, getSearchIndexTokens and getMessagingAccountTokens their tokens secret", async () => {
   // Pulumi's YAML host makes a whole invoke result secret when any field of it is.
   env.emu.emulator.reset();
   const work = mkdtempSync(path.join(tmpdir(), "yaml-invoke-"));
   try {
     const existing = await env.client.searchIndexes.create({ name: "found", region: "eu-west-1", type: "free" });
+    const account = (await env.client.messagingAccounts.list()).find(
+      (a) => a.region === "eu-central-1" && a.type === "paid",
+    )!;
     writeFileSync(
       path.join(work, "Pulumi.yaml"),
       [
@@ -241,7 +244,13 @@ test("yaml: getSearchIndex answers an index's name and endpoint plain, and getSe
         "    fn::invoke: { function: mgmt:index:getSearchIndex, arguments: { id: " + existing.id + " } }",
         "  tokens:",
         "    fn::invoke: { function: mgmt:index:getSearchIndexTokens, arguments: { id: " + existing.id + " } }",
+        "  account:",
+        "    fn::invoke: { function: mgmt:index:getMessagingAccount, arguments: { region: eu-central-1, type: paid } }",
+        "  accountTokens:",
+        "    fn::invoke: { function: mgmt:index:getMessagingAccountTokens, arguments: { region: eu-central-1, type: paid } }",
         "outputs:",
+        "  accountId: ${account.id}",
+        "  accountToken: ${accountTokens.token}",
         "  name: ${found.name}",
         "  endpoint: ${found.endpoint}",
         "  token: ${tokens.token}",
@@ -255,8 +264,10 @@ test("yaml: getSearchIndex answers an index's name and endpoint plain, and getSe
     expect(up.outputs.name).toEqual({ value: "found", secret: false });
     expect(up.outputs.endpoint).toEqual({ value: existing.endpoint, secret: false });
     expect(up.outputs.token).toEqual({ value: existing.token, secret: true });
-    expect(up.stdout.includes(existing.token)).toBe(false);
-    expect(backendContains(s, [existing.token])).toEqual([]);
+    expect(up.outputs.accountId).toEqual({ value: account.id, secret: false });
+    expect(up.outputs.accountToken).toEqual({ value: account.token, secret: true });
+    for (const token of [existing.token, account.token]) expect(up.stdout.includes(token)).toBe(false);
+    expect(backendContains(s, [existing.token, account.token])).toEqual([]);
     await s.destroy();
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -54,6 +54,7 @@ test("every function answers through the TypeScript package's own getX, with the
     getSearchIndexTokens: { id: index.id },
     getSearchIndexStats: { id: index.id, period: "1d" },
     getMessagingAccount: { region, type: "paid" },
+    getMessagingAccountTokens: { region, type: "paid" },
     getMessagingAccountStats: { id },
     getFlowControl: { key: "tenant-a", token },
     getFlowControlKeys: { token },
@@ -68,9 +69,9 @@ test("every function answers through the TypeScript package's own getX, with the
     answers[f.name] = value;
   }
 
-  // Lists come back as { items }; a record's tokens come back secret, the rest plain. An index's
-  // tokens come only from a function of their own: Pulumi's YAML host makes a whole result secret
-  // when any field of it is, and an index's name and endpoint are no secret.
+  // Lists come back as { items }; tokens come back secret, the rest plain. An index's or an
+  // account's tokens come only from a function of their own: Pulumi's YAML host makes a whole
+  // result secret when any field of it is, and an index's name or an account's id is no secret.
   expect(answers.getSearchIndexes).toEqual({
     items: [expect.objectContaining({ id: index.id, name: "docs", endpoint: index.endpoint })],
   });
@@ -81,11 +82,12 @@ test("every function answers through the TypeScript package's own getX, with the
     token: { ...SECRET, value: index.token },
     readOnlyToken: { ...SECRET, value: index.read_only_token },
   });
-  expect(answers.getMessagingAccount).toMatchObject({ id, region, type: "paid", token: { ...SECRET, value: token } });
+  expect(answers.getMessagingAccount).toMatchObject({ id, region, type: "paid" });
   expect((answers.getMessagingAccounts.items as Plain[]).length).toBe(emu.users[0].accounts.length);
-  expect(answers.getMessagingAccounts.items).toContainEqual(
-    expect.objectContaining({ id, token: { ...SECRET, value: token } }),
-  );
+  expect(answers.getMessagingAccounts.items).toContainEqual(expect.objectContaining({ id, region }));
+  for (const plain of [answers.getMessagingAccount, ...(answers.getMessagingAccounts.items as Record<string, Plain>[])])
+    expect(JSON.stringify(plain)).not.toMatch(/token|secret/i);
+  expect(answers.getMessagingAccountTokens).toMatchObject({ token: { ...SECRET, value: token } });
   expect(answers.getQueue).toMatchObject({ name: "jobs", parallelism: 2 });
   expect(answers.getQueues).toEqual({ items: [expect.objectContaining({ name: "jobs" })] });
   expect(answers.getFlowControl).toMatchObject({ flowControlKey: "tenant-a", waitListSize: 3 });

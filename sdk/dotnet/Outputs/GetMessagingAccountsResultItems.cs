@@ -42,13 +42,11 @@ namespace PulumiMgmt.Mgmt.Outputs
         public readonly string? ModifyingState;
         public readonly bool? ProdPackEnabled;
         public readonly string? PrometheusEnabled;
-        public readonly string? ReadOnlyToken;
         public readonly string Region;
         public readonly double? ReservedPrice;
         public readonly string? ReservedType;
         public readonly string? State;
         public readonly int? Timeout;
-        public readonly string Token;
         public readonly string? Type;
 
         [OutputConstructor]
@@ -109,8 +107,6 @@ namespace PulumiMgmt.Mgmt.Outputs
 
             string? prometheusEnabled,
 
-            string? readOnlyToken,
-
             string region,
 
             double? reservedPrice,
@@ -120,8 +116,6 @@ namespace PulumiMgmt.Mgmt.Outputs
             string? state,
 
             int? timeout,
-
-            string token,
 
             string? type)
         {
@@ -153,13 +147,11 @@ namespace PulumiMgmt.Mgmt.Outputs
             ModifyingState = modifyingState;
             ProdPackEnabled = prodPackEnabled;
             PrometheusEnabled = prometheusEnabled;
-            ReadOnlyToken = readOnlyToken;
             Region = region;
             ReservedPrice = reservedPrice;
             ReservedType = reservedType;
             State = state;
             Timeout = timeout;
-            Token = token;
             Type = type;
         }
     }

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One messaging account by id; or, without one, the first active account in a region (of a type).
+// One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
 func LookupMessagingAccount(ctx *pulumi.Context, args *LookupMessagingAccountArgs, opts ...pulumi.InvokeOption) (*LookupMessagingAccountResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupMessagingAccountResult
@@ -60,13 +60,11 @@ type LookupMessagingAccountResult struct {
 	ModifyingState           *string                              `pulumi:"modifyingState"`
 	ProdPackEnabled          *bool                                `pulumi:"prodPackEnabled"`
 	PrometheusEnabled        *string                              `pulumi:"prometheusEnabled"`
-	ReadOnlyToken            *string                              `pulumi:"readOnlyToken"`
 	Region                   string                               `pulumi:"region"`
 	ReservedPrice            *float64                             `pulumi:"reservedPrice"`
 	ReservedType             *string                              `pulumi:"reservedType"`
 	State                    *string                              `pulumi:"state"`
 	Timeout                  *int                                 `pulumi:"timeout"`
-	Token                    string                               `pulumi:"token"`
 	Type                     *string                              `pulumi:"type"`
 }
 
@@ -218,10 +216,6 @@ func (o LookupMessagingAccountResultOutput) PrometheusEnabled() pulumi.StringPtr
 	return o.ApplyT(func(v LookupMessagingAccountResult) *string { return v.PrometheusEnabled }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupMessagingAccountResultOutput) ReadOnlyToken() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupMessagingAccountResult) *string { return v.ReadOnlyToken }).(pulumi.StringPtrOutput)
-}
-
 func (o LookupMessagingAccountResultOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupMessagingAccountResult) string { return v.Region }).(pulumi.StringOutput)
 }
@@ -240,10 +234,6 @@ func (o LookupMessagingAccountResultOutput) State() pulumi.StringPtrOutput {
 
 func (o LookupMessagingAccountResultOutput) Timeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v LookupMessagingAccountResult) *int { return v.Timeout }).(pulumi.IntPtrOutput)
-}
-
-func (o LookupMessagingAccountResultOutput) Token() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupMessagingAccountResult) string { return v.Token }).(pulumi.StringOutput)
 }
 
 func (o LookupMessagingAccountResultOutput) Type() pulumi.StringPtrOutput {

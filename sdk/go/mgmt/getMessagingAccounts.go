@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every messaging account of the user.
+// Every messaging account of the user, without their tokens (getMessagingAccountTokens).
 func GetMessagingAccounts(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetMessagingAccountsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetMessagingAccountsResult

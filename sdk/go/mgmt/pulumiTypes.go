@@ -1075,13 +1075,11 @@ type GetMessagingAccountsResultItems struct {
 	ModifyingState           *string                                    `pulumi:"modifyingState"`
 	ProdPackEnabled          *bool                                      `pulumi:"prodPackEnabled"`
 	PrometheusEnabled        *string                                    `pulumi:"prometheusEnabled"`
-	ReadOnlyToken            *string                                    `pulumi:"readOnlyToken"`
 	Region                   string                                     `pulumi:"region"`
 	ReservedPrice            *float64                                   `pulumi:"reservedPrice"`
 	ReservedType             *string                                    `pulumi:"reservedType"`
 	State                    *string                                    `pulumi:"state"`
 	Timeout                  *int                                       `pulumi:"timeout"`
-	Token                    string                                     `pulumi:"token"`
 	Type                     *string                                    `pulumi:"type"`
 }
 
@@ -1213,10 +1211,6 @@ func (o GetMessagingAccountsResultItemsOutput) PrometheusEnabled() pulumi.String
 	return o.ApplyT(func(v GetMessagingAccountsResultItems) *string { return v.PrometheusEnabled }).(pulumi.StringPtrOutput)
 }
 
-func (o GetMessagingAccountsResultItemsOutput) ReadOnlyToken() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetMessagingAccountsResultItems) *string { return v.ReadOnlyToken }).(pulumi.StringPtrOutput)
-}
-
 func (o GetMessagingAccountsResultItemsOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v GetMessagingAccountsResultItems) string { return v.Region }).(pulumi.StringOutput)
 }
@@ -1235,10 +1229,6 @@ func (o GetMessagingAccountsResultItemsOutput) State() pulumi.StringPtrOutput {
 
 func (o GetMessagingAccountsResultItemsOutput) Timeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v GetMessagingAccountsResultItems) *int { return v.Timeout }).(pulumi.IntPtrOutput)
-}
-
-func (o GetMessagingAccountsResultItemsOutput) Token() pulumi.StringOutput {
-	return o.ApplyT(func(v GetMessagingAccountsResultItems) string { return v.Token }).(pulumi.StringOutput)
 }
 
 func (o GetMessagingAccountsResultItemsOutput) Type() pulumi.StringPtrOutput {

@@ -131,13 +131,11 @@ export interface GetMessagingAccountsResultItems {
     modifyingState?: string;
     prodPackEnabled?: boolean;
     prometheusEnabled?: string;
-    readOnlyToken?: string;
     region: string;
     reservedPrice?: number;
     reservedType?: string;
     state?: string;
     timeout?: number;
-    token: string;
     type?: string;
 }
 

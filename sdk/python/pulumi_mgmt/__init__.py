@@ -14,6 +14,7 @@ from .get_flow_control_keys import *
 from .get_global_parallelism import *
 from .get_messaging_account import *
 from .get_messaging_account_stats import *
+from .get_messaging_account_tokens import *
 from .get_messaging_accounts import *
 from .get_messaging_ipv4_addresses import *
 from .get_queue import *

@@ -24,7 +24,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetMessagingAccountResult:
-    def __init__(__self__, active=None, budget=None, created_by=None, creation_time=None, customer_id=None, deletion_time=None, enterprise=None, id=None, last_plan_upgrade_time=None, max_bandwidth_per_second=None, max_delay=None, max_dlq_retention_time_milis=None, max_dlq_size=None, max_endpoints_per_topic=None, max_events_size=None, max_global_parallelism=None, max_message_size=None, max_parallelism=None, max_queues=None, max_requests_per_day=None, max_requests_per_day_hard=None, max_requests_per_second=None, max_retries=None, max_schedules=None, max_topics=None, modifying_state=None, prod_pack_enabled=None, prometheus_enabled=None, read_only_token=None, region=None, reserved_price=None, reserved_type=None, state=None, timeout=None, token=None, type=None):
+    def __init__(__self__, active=None, budget=None, created_by=None, creation_time=None, customer_id=None, deletion_time=None, enterprise=None, id=None, last_plan_upgrade_time=None, max_bandwidth_per_second=None, max_delay=None, max_dlq_retention_time_milis=None, max_dlq_size=None, max_endpoints_per_topic=None, max_events_size=None, max_global_parallelism=None, max_message_size=None, max_parallelism=None, max_queues=None, max_requests_per_day=None, max_requests_per_day_hard=None, max_requests_per_second=None, max_retries=None, max_schedules=None, max_topics=None, modifying_state=None, prod_pack_enabled=None, prometheus_enabled=None, region=None, reserved_price=None, reserved_type=None, state=None, timeout=None, type=None):
         if active and not isinstance(active, bool):
             raise TypeError("Expected argument 'active' to be a bool")
         pulumi.set(__self__, "active", active)
@@ -109,9 +109,6 @@ class GetMessagingAccountResult:
         if prometheus_enabled and not isinstance(prometheus_enabled, str):
             raise TypeError("Expected argument 'prometheus_enabled' to be a str")
         pulumi.set(__self__, "prometheus_enabled", prometheus_enabled)
-        if read_only_token and not isinstance(read_only_token, str):
-            raise TypeError("Expected argument 'read_only_token' to be a str")
-        pulumi.set(__self__, "read_only_token", read_only_token)
         if region and not isinstance(region, str):
             raise TypeError("Expected argument 'region' to be a str")
         pulumi.set(__self__, "region", region)
@@ -127,9 +124,6 @@ class GetMessagingAccountResult:
         if timeout and not isinstance(timeout, int):
             raise TypeError("Expected argument 'timeout' to be a int")
         pulumi.set(__self__, "timeout", timeout)
-        if token and not isinstance(token, str):
-            raise TypeError("Expected argument 'token' to be a str")
-        pulumi.set(__self__, "token", token)
         if type and not isinstance(type, str):
             raise TypeError("Expected argument 'type' to be a str")
         pulumi.set(__self__, "type", type)
@@ -275,11 +269,6 @@ class GetMessagingAccountResult:
         return pulumi.get(self, "prometheus_enabled")
 
     @_builtins.property
-    @pulumi.getter(name="readOnlyToken")
-    def read_only_token(self) -> Optional[_builtins.str]:
-        return pulumi.get(self, "read_only_token")
-
-    @_builtins.property
     @pulumi.getter
     def region(self) -> _builtins.str:
         return pulumi.get(self, "region")
@@ -303,11 +292,6 @@ class GetMessagingAccountResult:
     @pulumi.getter
     def timeout(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "timeout")
-
-    @_builtins.property
-    @pulumi.getter
-    def token(self) -> _builtins.str:
-        return pulumi.get(self, "token")
 
     @_builtins.property
     @pulumi.getter
@@ -349,13 +333,11 @@ class AwaitableGetMessagingAccountResult(GetMessagingAccountResult):
             modifying_state=self.modifying_state,
             prod_pack_enabled=self.prod_pack_enabled,
             prometheus_enabled=self.prometheus_enabled,
-            read_only_token=self.read_only_token,
             region=self.region,
             reserved_price=self.reserved_price,
             reserved_type=self.reserved_type,
             state=self.state,
             timeout=self.timeout,
-            token=self.token,
             type=self.type)
 
 
@@ -364,7 +346,7 @@ def get_messaging_account(id: Optional[_builtins.str] = None,
                           type: Optional[_builtins.str] = None,
                           opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMessagingAccountResult:
     """
-    One messaging account by id; or, without one, the first active account in a region (of a type).
+    One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
 
     :param _builtins.str id: The account's id: read with one call.
     :param _builtins.str region: One of "eu-central-1", "us-east-1".
@@ -406,20 +388,18 @@ def get_messaging_account(id: Optional[_builtins.str] = None,
         modifying_state=pulumi.get(__ret__, 'modifying_state'),
         prod_pack_enabled=pulumi.get(__ret__, 'prod_pack_enabled'),
         prometheus_enabled=pulumi.get(__ret__, 'prometheus_enabled'),
-        read_only_token=pulumi.get(__ret__, 'read_only_token'),
         region=pulumi.get(__ret__, 'region'),
         reserved_price=pulumi.get(__ret__, 'reserved_price'),
         reserved_type=pulumi.get(__ret__, 'reserved_type'),
         state=pulumi.get(__ret__, 'state'),
         timeout=pulumi.get(__ret__, 'timeout'),
-        token=pulumi.get(__ret__, 'token'),
         type=pulumi.get(__ret__, 'type'))
 def get_messaging_account_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  region: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMessagingAccountResult]:
     """
-    One messaging account by id; or, without one, the first active account in a region (of a type).
+    One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
 
     :param _builtins.str id: The account's id: read with one call.
     :param _builtins.str region: One of "eu-central-1", "us-east-1".
@@ -460,11 +440,9 @@ def get_messaging_account_output(id: pulumi.Input[Optional[Optional[_builtins.st
         modifying_state=pulumi.get(__response__, 'modifying_state'),
         prod_pack_enabled=pulumi.get(__response__, 'prod_pack_enabled'),
         prometheus_enabled=pulumi.get(__response__, 'prometheus_enabled'),
-        read_only_token=pulumi.get(__response__, 'read_only_token'),
         region=pulumi.get(__response__, 'region'),
         reserved_price=pulumi.get(__response__, 'reserved_price'),
         reserved_type=pulumi.get(__response__, 'reserved_type'),
         state=pulumi.get(__response__, 'state'),
         timeout=pulumi.get(__response__, 'timeout'),
-        token=pulumi.get(__response__, 'token'),
         type=pulumi.get(__response__, 'type')))

@@ -46,7 +46,7 @@ class AwaitableGetMessagingAccountsResult(GetMessagingAccountsResult):
 
 def get_messaging_accounts(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMessagingAccountsResult:
     """
-    Every messaging account of the user.
+    Every messaging account of the user, without their tokens (getMessagingAccountTokens).
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -56,7 +56,7 @@ def get_messaging_accounts(opts: Optional[pulumi.InvokeOptions] = None) -> Await
         items=pulumi.get(__ret__, 'items'))
 def get_messaging_accounts_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMessagingAccountsResult]:
     """
-    Every messaging account of the user.
+    Every messaging account of the user, without their tokens (getMessagingAccountTokens).
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

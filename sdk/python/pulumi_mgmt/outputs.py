@@ -546,7 +546,6 @@ class GetMessagingAccountsResultItems(dict):
     def __init__(__self__, *,
                  id: _builtins.str,
                  region: _builtins.str,
-                 token: _builtins.str,
                  active: Optional[_builtins.bool] = None,
                  budget: Optional[_builtins.int] = None,
                  created_by: Optional[_builtins.str] = None,
@@ -574,7 +573,6 @@ class GetMessagingAccountsResultItems(dict):
                  modifying_state: Optional[_builtins.str] = None,
                  prod_pack_enabled: Optional[_builtins.bool] = None,
                  prometheus_enabled: Optional[_builtins.str] = None,
-                 read_only_token: Optional[_builtins.str] = None,
                  reserved_price: Optional[_builtins.float] = None,
                  reserved_type: Optional[_builtins.str] = None,
                  state: Optional[_builtins.str] = None,
@@ -582,7 +580,6 @@ class GetMessagingAccountsResultItems(dict):
                  type: Optional[_builtins.str] = None):
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "region", region)
-        pulumi.set(__self__, "token", token)
         if active is not None:
             pulumi.set(__self__, "active", active)
         if budget is not None:
@@ -637,8 +634,6 @@ class GetMessagingAccountsResultItems(dict):
             pulumi.set(__self__, "prod_pack_enabled", prod_pack_enabled)
         if prometheus_enabled is not None:
             pulumi.set(__self__, "prometheus_enabled", prometheus_enabled)
-        if read_only_token is not None:
-            pulumi.set(__self__, "read_only_token", read_only_token)
         if reserved_price is not None:
             pulumi.set(__self__, "reserved_price", reserved_price)
         if reserved_type is not None:
@@ -659,11 +654,6 @@ class GetMessagingAccountsResultItems(dict):
     @pulumi.getter
     def region(self) -> _builtins.str:
         return pulumi.get(self, "region")
-
-    @_builtins.property
-    @pulumi.getter
-    def token(self) -> _builtins.str:
-        return pulumi.get(self, "token")
 
     @_builtins.property
     @pulumi.getter
@@ -799,11 +789,6 @@ class GetMessagingAccountsResultItems(dict):
     @pulumi.getter(name="prometheusEnabled")
     def prometheus_enabled(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "prometheus_enabled")
-
-    @_builtins.property
-    @pulumi.getter(name="readOnlyToken")
-    def read_only_token(self) -> Optional[_builtins.str]:
-        return pulumi.get(self, "read_only_token")
 
     @_builtins.property
     @pulumi.getter(name="reservedPrice")
