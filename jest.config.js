@@ -9,8 +9,10 @@ module.exports = {
   maxWorkers: 3,
   testTimeout: 300000,
   // The fleet imports pulumi-mgmt by the name its users see (tsconfig.json "paths"): tests load the
-  // source, one instance of each module beside what they import from provider/ themselves.
-  moduleNameMapper: { "^pulumi-mgmt/internal/(.*)$": "<rootDir>/provider/$1" },
+  // source, one instance of each module beside what they import from provider/ themselves. Not the
+  // permanent provider modules: a program resolves those in the installed package, and only a
+  // module found there is serialized into state as a require() (serializedProvider.ts).
+  moduleNameMapper: { "^pulumi-mgmt/internal/(?!providers/)(.*)$": "<rootDir>/provider/$1" },
   modulePathIgnorePatterns: ["<rootDir>/dist/"],
   testPathIgnorePatterns: ["/node_modules/"],
   // No MGMT_* or PULUMI_* variable of the developer's shell reaches a test.
