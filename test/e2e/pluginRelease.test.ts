@@ -224,7 +224,12 @@ test("the engine downloads the archive from the wheel's pluginDownloadURL into a
     mkdirSync(home);
     const program = path.join(dir, "program.py");
     writeFileSync(program, PYTHON_PROGRAM);
+    // The engine's download and Python's workspaces go into temporary files they leave behind:
+    // here they go into the test's own folder, removed after it.
+    const tmp = path.join(dir, "python-tmp");
+    mkdirSync(tmp);
     const e = cliEnv(home, {
+      TMPDIR: tmp,
       // The wheel's address, TEST_DOWNLOAD_URL, is a host that does not exist: redirected here.
       PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^https://mgmt-release\\.invalid/=http://127.0.0.1:${port}`,
     });
