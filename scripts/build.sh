@@ -17,6 +17,7 @@ sources=$(find provider emulator fleet scripts bench -name '*.ts' ! -name '*.d.t
 echo "[build] compiling the package's TypeScript to dist/ ($sources files of provider/, emulator/, fleet/, scripts/, bench/; the first time takes up to a minute)" >&2
 rm -rf dist
 npx --no-install tsc -p tsconfig.build.json
+node dist/scripts/argDocs.js       # each input's description, from its schema, as a doc comment TypeScript users read
 node dist/scripts/bundlePlugin.js # the plugin in one file: dist/provider/plugin/main.bundle.js, its licenses beside it
 chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/template.js dist/fleet/cli.js dist/provider/plugin/start.js 2>/dev/null || true
 

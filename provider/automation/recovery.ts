@@ -7,26 +7,12 @@ import { MgmtClient } from "../api/client";
 import type { SearchIndexRecord } from "../api/schemas";
 import { resolveSettings } from "../config";
 import { dynamicToken, token } from "../plugin/pulumiTypes";
-import { keyId } from "../resources/flowControlKey/schema";
-import { queueId } from "../resources/messagingQueue/schema";
+import { resourceOfType } from "../resources/all";
 
 /** This package's resources in state: as dynamic resources, and through the `mgmt` plugin (the fleet's tenants). */
 const OUR_TYPES = [dynamicToken(""), token("")];
 const kindOf = (type: string): string | undefined =>
   OUR_TYPES.some((prefix) => type.startsWith(prefix)) ? type.slice(type.lastIndexOf(":") + 1) : undefined;
-
-/**
- * Resources that take over an object rather than create one, by id: `check` recorded in their
- * pending create how it found the object (resources/before.ts), which is what proves what the
- * interrupted run changed.
- */
-const TAKEN_OVER: Record<string, (inputs: Record<string, string>) => string> = {
-  FlowControlKey: (i) => keyId({ region: i.region, key: i.key }),
-  MessagingQueue: (i) => queueId({ region: i.region, queue: i.queue }),
-  MessagingBudget: (i) => i.accountId,
-  MessagingAccount: (i) => i.accountId,
-  DatabaseBudget: (i) => i.databaseId,
-};
 
 interface PendingOperation {
   type: string;
@@ -112,17 +98,16 @@ export async function recoverPendingCreates(stack: Stack): Promise<RecoveryRepor
       continue;
     }
     const kind = kindOf(op.resource.type);
-    const takenOver = kind ? TAKEN_OVER[kind] : undefined;
+    // A resource that takes over an object rather than creating one (its declaration's `takeover`):
+    // `check` recorded in its pending create how it found the object (resources/before.ts), which
+    // is what proves what the interrupted run changed.
+    const takenOver = kind ? resourceOfType(kind)?.takeover : undefined;
     const inputs = op.resource.inputs ?? {};
     if (takenOver && inputs.before !== undefined) {
       // Imported with how the object was found: the refresh below works out what the run changed.
-      const id = takenOver(inputs as Record<string, string>);
+      const { id, name } = takenOver(inputs as Record<string, string>);
       resources.push({ ...op.resource, id, outputs: { ...inputs } });
-      report.imported.push({
-        urn: op.resource.urn,
-        id,
-        name: String(inputs.key ?? inputs.queue ?? inputs.accountId ?? inputs.databaseId),
-      });
+      report.imported.push({ urn: op.resource.urn, id, name });
       continue;
     }
     const found = kind === "SearchIndex" ? provenIndex(inputs, existing) : undefined;

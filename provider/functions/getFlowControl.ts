@@ -5,9 +5,9 @@ import { programClient } from "../resources/programClient";
 import { flowControlArgs } from "./args";
 import { checkedArgs } from "./validArgs";
 
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetFlowControlArgs {
   key: string;
-  /** Default: mgmt:messagingToken. */
   token?: string;
 }
 export interface GetFlowControlOutputArgs {

@@ -6,10 +6,9 @@ import { flowControlKeysArgs } from "./args";
 import { getMessagingAccount } from "./getMessagingAccount";
 import { checkedArgs } from "./validArgs";
 
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetFlowControlKeysArgs {
-  /** The account's token; default: mgmt:messagingToken, or with `region` the first active account there. */
   token?: string;
-  /** Without `token`: read the keys of the user's first active account in this region. */
   region?: MessagingRegion;
 }
 export interface GetFlowControlKeysOutputArgs {

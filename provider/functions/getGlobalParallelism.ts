@@ -5,8 +5,8 @@ import { programClient } from "../resources/programClient";
 import { globalParallelismArgs } from "./args";
 import { checkedArgs } from "./validArgs";
 
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetGlobalParallelismArgs {
-  /** Default: mgmt:messagingToken. */
   token?: string;
 }
 export interface GetGlobalParallelismOutputArgs {

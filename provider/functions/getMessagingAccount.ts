@@ -9,11 +9,10 @@ import { getMessagingAccounts, type MessagingAccount } from "./getMessagingAccou
 import { checkedArgs } from "./validArgs";
 
 /** By id; or, without one, the first active account in a region (of a type). */
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetMessagingAccountArgs {
-  /** The account's id: read with one call (`GET /v2/messaging/user/:id`). */
   id?: string;
   region?: MessagingRegion;
-  /** With `region`: the first active account of this type; default: the first active one. */
   type?: "free" | "paid";
 }
 export interface GetMessagingAccountOutputArgs {

@@ -5,9 +5,9 @@ import { programClient } from "../resources/programClient";
 import { statsArgs } from "./args";
 import { checkedArgs } from "./validArgs";
 
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetMessagingAccountStatsArgs {
   id: string;
-  /** One of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. */
   period?: StatsPeriod;
 }
 export interface GetMessagingAccountStatsOutputArgs {

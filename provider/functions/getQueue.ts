@@ -5,10 +5,10 @@ import { programClient } from "../resources/programClient";
 import { queueArgs } from "./args";
 import { checkedArgs } from "./validArgs";
 
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetQueueArgs {
   region: MessagingRegion;
   name: string;
-  /** Default: mgmt:messagingToken. */
   token?: string;
 }
 export interface GetQueueOutputArgs {

@@ -5,9 +5,9 @@ import { programClient } from "../resources/programClient";
 import { queuesArgs } from "./args";
 import { checkedArgs } from "./validArgs";
 
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetQueuesArgs {
   region: MessagingRegion;
-  /** Default: mgmt:messagingToken. */
   token?: string;
 }
 export interface GetQueuesOutputArgs {

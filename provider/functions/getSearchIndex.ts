@@ -5,8 +5,8 @@ import { programClient } from "../resources/programClient";
 import { searchIndexArgs } from "./args";
 import { checkedArgs } from "./validArgs";
 
+/** Descriptions: the arguments' schema (args.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface GetSearchIndexArgs {
-  /** The index id. */
   id: string;
 }
 export interface GetSearchIndexOutputArgs {

@@ -8,6 +8,8 @@ import { flowControlKeyFields } from "../resources/flowControlKey/schema";
 import { region, token } from "../resources/messagingCalls";
 import { queueFields } from "../resources/messagingQueue/schema";
 
+import type { TypeScriptInterface } from "../resources/declare";
+
 export const CONTROLS_NAME = "MessagingControls";
 export const CONTROLS_DESCRIPTION =
   "A messaging account's flow control keys and queues: one FlowControlKey per key and one MessagingQueue per queue, as children.";
@@ -18,12 +20,14 @@ const QueueSpec = z.object(queueFields).partial().required({ name: true });
 
 export const ControlsInputs = z.object({
   region,
-  token: token.meta({
-    description: "The messaging token (default: mgmt:messagingToken); always kept secret.",
-    secret: true,
+  token: token.meta({ ...token.meta(), secret: true }),
+  flowControlKeys: z
+    .array(KeySpec)
+    .optional()
+    .meta({ description: "The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's." }),
+  queues: z.array(QueueSpec).optional().meta({
+    description: "The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.",
   }),
-  flowControlKeys: z.array(KeySpec).optional(),
-  queues: z.array(QueueSpec).optional(),
 });
 
 const pin = z.object({
@@ -58,3 +62,15 @@ export const ControlsOutputs = z.object({
     )
     .meta({ description: "The state each queue was left in (or found in), and the last resume trigger acted on." }),
 });
+
+/** The component as scripts/argDocs.ts reads it: where TypeScript declares its inputs. */
+export const messagingControls = {
+  type: CONTROLS_NAME,
+  inputs: ControlsInputs,
+  typescript: {
+    interfaces: [
+      ["resources/messagingCalls", "ActionTargetArgs"],
+      ["resources/messagingControls", "MessagingControlsArgs"],
+    ] as const satisfies readonly TypeScriptInterface[],
+  },
+};

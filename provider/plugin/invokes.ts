@@ -12,7 +12,7 @@ import { CheckFailure, InvokeResponse, type InvokeRequest } from "@pulumi/pulumi
 import { functionsUseProviderConfig } from "../resources/programClient";
 import { checkWith } from "../resources/validation";
 import { InternalError, UserError } from "../userError";
-import { PLUGIN_FUNCTIONS } from "./functions";
+import { FUNCTIONS } from "../functions/all";
 import { SECRET_SIG, SIG_KEY, fromStruct, present, toStruct } from "./properties";
 import { token, type PropertySpec, type TypeSpec } from "./pulumiTypes";
 import type { PackageSchema } from "./schema";
@@ -44,7 +44,7 @@ function sealedFields(value: Record<string, unknown>, properties: Record<string,
 export function invokeCalls(schema: () => PackageSchema) {
   // No program runs in the plugin: the functions' settings are the provider's (Configure).
   functionsUseProviderConfig();
-  const functions = new Map(PLUGIN_FUNCTIONS.map((f) => [token(f.name), f]));
+  const functions = new Map(FUNCTIONS.map((f) => [token(f.name), f]));
 
   return async function invoke(req: InvokeRequest): Promise<InvokeResponse> {
     const f = functions.get(req.getTok());

@@ -24,28 +24,12 @@ import {
   type ReadRequest,
   type UpdateRequest,
 } from "@pulumi/pulumi/proto/provider_pb";
-import { databaseBudgetProvider } from "../resources/databaseBudget/provider";
-import { flowControlKeyProvider } from "../resources/flowControlKey/provider";
-import { messagingAccountProvider } from "../resources/messagingAccount/provider";
-import { messagingBudgetProvider } from "../resources/messagingBudget/provider";
-import { messagingQueueProvider } from "../resources/messagingQueue/provider";
-import { searchIndexProvider } from "../resources/searchIndex/provider";
+import { RESOURCES } from "../resources/all";
 import { UNKNOWN } from "../resources/validation";
 import { UserError } from "../userError";
 import { fromStruct, present, recorded, toStruct, type Plain } from "./properties";
 import { token } from "./pulumiTypes";
-import { PLUGIN_RESOURCES } from "./resources";
 import { resourceSchema, type PackageSchema } from "./schema";
-
-/** The provider behind each type name: the dynamic resources' own (one implementation per resource). */
-const PROVIDERS: Record<string, ResourceProvider> = {
-  SearchIndex: searchIndexProvider,
-  DatabaseBudget: databaseBudgetProvider,
-  MessagingBudget: messagingBudgetProvider,
-  MessagingAccount: messagingAccountProvider,
-  FlowControlKey: flowControlKeyProvider,
-  MessagingQueue: messagingQueueProvider,
-};
 
 interface Served {
   provider: ResourceProvider;
@@ -86,7 +70,8 @@ function autoNameOf(name: string, seed: Uint8Array): string {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export function resourceCalls() {
-  const resources = new Map(PLUGIN_RESOURCES.map((r) => [token(r.name), r]));
+  // The declared resources (resources/all.ts), each served by its own provider: the dynamic door's.
+  const resources = new Map(RESOURCES.map((r) => [token(r.type), r]));
   // Each type's part of the schema on its first call: a run uses one or two of them.
   const served = new Map<string, Served>();
   const resourceOf = (urn: string): Served => {
@@ -100,7 +85,7 @@ export function resourceCalls() {
       );
     const spec = resourceSchema(r);
     const made: Served = {
-      provider: PROVIDERS[r.name],
+      provider: r.provider,
       secretOutputs: secretKeysOf(spec.properties),
       secretInputs: secretKeysOf(spec.inputProperties),
       outputKeys: Object.keys(spec.properties),

@@ -1,15 +1,15 @@
 /**
  * The Pulumi package schema of the `mgmt` plugin, generated from the zod schemas the providers'
- * `check` validates with (resources.ts, functions.ts, component.ts) and the settings table of
+ * `check` validates with (the declarations of resources/all.ts, functions.ts, component.ts) and the settings table of
  * config.ts: one source, so the schema cannot say what `check` would refuse.
  */
 import { z } from "zod";
 import { SETTINGS_KEYS } from "../config";
 import { CONTROLS_DESCRIPTION, CONTROLS_NAME, ControlsInputs, ControlsOutputs } from "./component";
-import { PLUGIN_FUNCTIONS } from "./functions";
-import { INPUT_DOCS } from "./inputDocs";
+import { FUNCTIONS } from "../functions/all";
 import { PACKAGE, TypeCollector, jsonSchemaOf, token, type ObjectTypeSpec, type PropertySpec } from "./pulumiTypes";
-import { PLUGIN_RESOURCES, type PluginResource } from "./resources";
+import { RESOURCES } from "../resources/all";
+import type { ResourceDeclaration } from "../resources/declare";
 
 /** The plugin's version: the npm package's, which ships it (a unit test holds them equal). */
 export const PLUGIN_VERSION = "0.1.0";
@@ -93,11 +93,6 @@ function resourceSpec(
   const ins = types.objectType(`${name}Args`, jsonSchemaOf(userInputs, "input"));
   const outs = types.objectType(name, jsonSchemaOf(outputs, "output"));
   markSecretInputs(ins, outs);
-  // What TypeScript users read on the same input (inputDocs.ts, generated from the declarations).
-  for (const [key, prop] of Object.entries(ins.properties)) {
-    const doc = INPUT_DOCS[name]?.[key];
-    if (doc) prop.description = doc;
-  }
   const spec: ResourceSpec = { description, properties: outs.properties, inputProperties: ins.properties };
   if (outs.required) spec.required = outs.required;
   if (ins.required) spec.requiredInputs = ins.required;
@@ -123,22 +118,22 @@ function configVariables(): Record<string, PropertySpec> {
  * tenth of a second of CPU to generate (z.toJSONSchema of every resource and function) at every
  * start of the plugin, that is at every engine run.
  */
-export function resourceSchema(r: PluginResource): ResourceSpec {
-  return resourceSpec(new TypeCollector(), r.name, r.description, r.inputs, r.outputs, r.internalInputs);
+export function resourceSchema(r: ResourceDeclaration): ResourceSpec {
+  return resourceSpec(new TypeCollector(), r.type, r.description, r.inputs, r.outputs, r.internalInputs);
 }
 
 export function packageSchema(pluginDownloadURL: string = PLUGIN_DOWNLOAD_URL): PackageSchema {
   const types = new TypeCollector();
   const resources: Record<string, ResourceSpec> = {};
-  for (const r of PLUGIN_RESOURCES)
-    resources[token(r.name)] = resourceSpec(types, r.name, r.description, r.inputs, r.outputs, r.internalInputs);
+  for (const r of RESOURCES)
+    resources[token(r.type)] = resourceSpec(types, r.type, r.description, r.inputs, r.outputs, r.internalInputs);
   resources[token(CONTROLS_NAME)] = {
     ...resourceSpec(types, CONTROLS_NAME, CONTROLS_DESCRIPTION, ControlsInputs, ControlsOutputs),
     isComponent: true,
   };
 
   const functions: Record<string, FunctionSpec> = {};
-  for (const f of PLUGIN_FUNCTIONS) {
+  for (const f of FUNCTIONS) {
     const result = f.list ? z.object({ items: z.array(f.result) }) : f.result;
     const inputs = types.objectType(`${capitalized(f.name)}Args`, jsonSchemaOf(f.args, "input"));
     const outputs = types.objectType(`${capitalized(f.name)}Result`, jsonSchemaOf(result, "input"));

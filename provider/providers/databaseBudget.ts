@@ -1,5 +1,4 @@
 // The databaseBudget provider as a module whose exports object is the provider: Pulumi stores
 // require("pulumi-mgmt/internal/providers/databaseBudget") in state. Never move or rename (resources/serializedProvider.ts).
-import { databaseBudgetProvider } from "../resources/databaseBudget/provider";
 import { permanentModule } from "../resources/permanentModule";
-export = permanentModule(databaseBudgetProvider);
+export = permanentModule("databaseBudget");

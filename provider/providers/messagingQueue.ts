@@ -1,5 +1,4 @@
 // The messagingQueue provider as a module whose exports object is the provider: Pulumi stores
 // require("pulumi-mgmt/internal/providers/messagingQueue") in state. Never move or rename (resources/serializedProvider.ts).
-import { messagingQueueProvider } from "../resources/messagingQueue/provider";
 import { permanentModule } from "../resources/permanentModule";
-export = permanentModule(messagingQueueProvider);
+export = permanentModule("messagingQueue");

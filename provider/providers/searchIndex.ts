@@ -1,5 +1,4 @@
 // The searchIndex provider as a module whose exports object is the provider: Pulumi stores
 // require("pulumi-mgmt/internal/providers/searchIndex") in state. Never move or rename (resources/serializedProvider.ts).
-import { searchIndexProvider } from "../resources/searchIndex/provider";
 import { permanentModule } from "../resources/permanentModule";
-export = permanentModule(searchIndexProvider);
+export = permanentModule("searchIndex");

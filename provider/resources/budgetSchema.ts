@@ -16,14 +16,19 @@ export type BudgetFields = {
 
 /** The schema of BudgetFields, given the object's rule for `budget` (messaging: 0 or 20 to 10000; databases: 0 to 10000). */
 export const budgetFields = (budget: z.ZodType<number>) => ({
-  budget,
+  budget: budget.meta({
+    description: "Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place.",
+  }),
   resourceName: z.string().optional(),
   before: z.object({ budget: z.number() }).optional(),
 });
 
-/** The id input's schema: a non-empty string. */
-export const objectId = (what: string) =>
-  z.string({ error: "must be a string" }).min(1, `must not be empty (give a ${what} id)`);
+/** The id input's schema: a non-empty string; `listedBy`: the function that lists the ids. */
+export const objectId = (what: string, listedBy: string) =>
+  z
+    .string({ error: "must be a string" })
+    .min(1, `must not be empty (give a ${what} id)`)
+    .meta({ description: `The ${what}'s id (from \`${listedBy}\`). Changing it replaces the resource.` });
 
 /** What a budget records beside the object's fields (its outputs' schemas spread this). */
 export const budgetState = {

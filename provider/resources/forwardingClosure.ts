@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ProviderName } from "./providerApis";
+import type { ProviderName } from "./all";
 
 /**
  * The fallback form of `__provider` (serializedProvider.ts): nothing but forwarding calls that require

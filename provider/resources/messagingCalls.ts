@@ -24,15 +24,19 @@ export const identityOutputs = {
 };
 
 export const trigger = z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional();
-export const region = messagingRegion;
-export const token = z.string({ error: "must be a string" }).min(1, "must not be empty").optional();
+export const region = messagingRegion.meta({
+  description: "The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.",
+});
+export const token = z
+  .string({ error: "must be a string" })
+  .min(1, "must not be empty")
+  .optional()
+  .meta({ description: "The account's messaging token (default: `mgmt:messagingToken`); always kept secret." });
 export const flag = z.boolean({ error: "must be true or false" });
 
 /** Where an action goes: the regional address of `region`, with `token` or mgmt:messagingToken. */
 export interface ActionTargetArgs {
-  /** The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. */
   region: pulumi.Input<MessagingRegion>;
-  /** The account's messaging token (default: `mgmt:messagingToken`); always kept secret. */
   token?: pulumi.Input<string>;
 }
 

@@ -16,10 +16,9 @@ import { checkProgramSettings } from "./serializedProvider";
 
 export type { KeyState, QueueState } from "./controlsComposition";
 
+/** Descriptions: the inputs' schema (plugin/component.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface MessagingControlsArgs extends ActionTargetArgs {
-  /** The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's. */
   flowControlKeys?: FlowControlKeySpec[];
-  /** The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's. */
   queues?: QueueSpec[];
 }
 

@@ -1,14 +1,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure } from "../runtime";
+import { RESOURCES, type ProviderName } from "./all";
 
 /**
- * The exports of a permanent providers/<name> module (the path users' state requires, see
- * serializedProvider.ts): the implementation's methods plus `configure`, as plain properties, so
- * that the module's exports object is itself the provider.
+ * The exports of a permanent providers/<module> file (the path users' state requires, see
+ * serializedProvider.ts): the declared provider's methods plus `configure`, as plain properties,
+ * so that the module's exports object is itself the provider.
  */
-export function permanentModule<I, O>(
-  impl: pulumi.dynamic.ResourceProvider<I, O>,
-): pulumi.dynamic.ResourceProvider<I, O> {
+export function permanentModule(module: ProviderName): pulumi.dynamic.ResourceProvider {
+  const impl = RESOURCES.find((r) => r.module === module)!.provider;
   return {
     configure,
     check: impl.check,

@@ -14,8 +14,8 @@
  *
  * PERMANENT PATHS: from 0.1.0 on, both forms name `pulumi-mgmt/internal/providers/<name>` in users'
  * state, and `refresh`, `up` and `destroy` load it from whatever release is installed then. Never
- * rename or remove `internal/providers/{searchIndex,messagingBudget,flowControlKey,messagingQueue,messagingAccount,databaseBudget}`
- * (nor any added later), and keep each one's exports object a provider (`permanentModule`). The
+ * rename or remove `internal/providers/<module>` of any resource of resources/all.ts (each
+ * declaration's `module`), and keep each one's exports object a provider (`permanentModule`). The
  * files behind them (this one, forwardingClosure.ts, permanentModule.ts) are not in state and may move.
  */
 import { existsSync, realpathSync } from "node:fs";
@@ -24,7 +24,8 @@ import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { MgmtClient } from "../api/client";
-import { PROVIDER_APIS, type ProviderName } from "./providerApis";
+import { RESOURCES, type ProviderName } from "./all";
+import type { ResourceDeclaration } from "./declare";
 import { programSettings } from "./programClient";
 import { forwardingClosure } from "./forwardingClosure";
 
@@ -37,7 +38,11 @@ const chosen = new Map<ProviderName, pulumi.dynamic.ResourceProvider>();
  * reported it again, wrapped by the engine as "property mgmt:baseUrl value {<nil>} has a problem".
  * `token`: the resource's own token input, if it has one (then no default token is needed).
  */
-export function providerFor(name: ProviderName, token?: unknown): pulumi.dynamic.ResourceProvider {
+export function providerFor(
+  resource: ResourceDeclaration<ProviderName>,
+  token?: unknown,
+): pulumi.dynamic.ResourceProvider {
+  const name = resource.module;
   checkProgramSettings([name], token);
   let provider = chosen.get(name);
   if (!provider) {
@@ -64,7 +69,7 @@ export function checkProgramSettings(resources: readonly ProviderName[] = [], to
   const settings = programSettings();
   // Under `pulumi.runtime.setMocks` (a user's unit tests) no provider runs, so nothing needs them.
   if (pulumi.runtime.getMonitor() instanceof MockMonitor) return;
-  const apis = [...new Set(resources.flatMap((r) => PROVIDER_APIS[r]))];
+  const apis = [...new Set(RESOURCES.filter((r) => resources.includes(r.module)).flatMap((r) => r.apis))];
   new MgmtClient(settings).assertConfigured(apis, token === undefined || token === null ? undefined : "given");
 }
 

@@ -18,26 +18,17 @@ import { latestIdentity } from "./identity";
 
 const table = (): Set<string> => processState("takenOverThisRun", () => new Set<string>());
 
-/** One live object, named the same way by its create and by any later delete. */
-export type ObjectRef =
-  | { kind: "search index"; id: string }
-  | { kind: "messaging budget" | "messaging account"; accountId: string }
-  | { kind: "database budget"; databaseId: string }
-  | { kind: "flow control key" | "queue"; identity: string | undefined; region: string; name: string };
-
-function keyOf(ref: ObjectRef): string {
-  switch (ref.kind) {
-    case "search index":
-      return `${ref.kind}:${ref.id}`;
-    case "messaging budget":
-    case "messaging account":
-      return `${ref.kind}:${ref.accountId}`;
-    case "database budget":
-      return `${ref.kind}:${ref.databaseId}`;
-    default:
-      return `${ref.kind}:${ref.identity ?? ""}/${ref.region}/${ref.name}`;
-  }
+/**
+ * One live object, named the same way by its create and by any later delete: what kind of object,
+ * its id, and for an object reached with a token (a key, a queue) whose account that token is.
+ */
+export interface ObjectRef {
+  kind: string;
+  id: string;
+  identity?: string;
 }
+
+const keyOf = (ref: ObjectRef): string => `${ref.kind}:${ref.identity ?? ""}/${ref.id}`;
 
 /** A create took `ref` over: any delete of it later in this run belongs to a resource that was renamed or replaced. */
 export function recordTakeover(ref: ObjectRef): void {
@@ -50,9 +41,5 @@ export function recordTakeover(ref: ObjectRef): void {
  */
 export function takenOverThisRun(ref: ObjectRef): boolean {
   if (table().has(keyOf(ref))) return true;
-  return (
-    "identity" in ref &&
-    ref.identity !== undefined &&
-    table().has(keyOf({ ...ref, identity: latestIdentity(ref.identity) }))
-  );
+  return ref.identity !== undefined && table().has(keyOf({ ...ref, identity: latestIdentity(ref.identity) }));
 }

@@ -34,6 +34,9 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class GetFlowControlArgs : global::Pulumi.InvokeArgs
     {
+        /// <summary>
+        /// The flow control key.
+        /// </summary>
         [Input("key", required: true)]
         public string Key { get; set; } = null!;
 
@@ -41,7 +44,7 @@ namespace PulumiMgmt.Mgmt
         private string? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public string? Token
         {
@@ -57,6 +60,9 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class GetFlowControlInvokeArgs : global::Pulumi.InvokeArgs
     {
+        /// <summary>
+        /// The flow control key.
+        /// </summary>
         [Input("key", required: true)]
         public Input<string> Key { get; set; } = null!;
 
@@ -64,7 +70,7 @@ namespace PulumiMgmt.Mgmt
         private Input<string>? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public Input<string>? Token
         {

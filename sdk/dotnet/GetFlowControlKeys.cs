@@ -35,7 +35,7 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetFlowControlKeysArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region")]
         public string? Region { get; set; }
@@ -44,7 +44,7 @@ namespace PulumiMgmt.Mgmt
         private string? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
         /// </summary>
         public string? Token
         {
@@ -61,7 +61,7 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetFlowControlKeysInvokeArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region")]
         public Input<string>? Region { get; set; }
@@ -70,7 +70,7 @@ namespace PulumiMgmt.Mgmt
         private Input<string>? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
         /// </summary>
         public Input<string>? Token
         {

@@ -38,7 +38,7 @@ namespace PulumiMgmt.Mgmt
         private string? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public string? Token
         {
@@ -58,7 +58,7 @@ namespace PulumiMgmt.Mgmt
         private Input<string>? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public Input<string>? Token
         {

@@ -35,13 +35,13 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetMessagingAccountArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// The account's id: read with one call.
+        /// The account's id: read with one call (`GET /v2/messaging/user/:id`).
         /// </summary>
         [Input("id")]
         public string? Id { get; set; }
 
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region")]
         public string? Region { get; set; }
@@ -61,13 +61,13 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetMessagingAccountInvokeArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// The account's id: read with one call.
+        /// The account's id: read with one call (`GET /v2/messaging/user/:id`).
         /// </summary>
         [Input("id")]
         public Input<string>? Id { get; set; }
 
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region")]
         public Input<string>? Region { get; set; }

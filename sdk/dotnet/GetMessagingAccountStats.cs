@@ -41,7 +41,7 @@ namespace PulumiMgmt.Mgmt
         public string Id { get; set; } = null!;
 
         /// <summary>
-        /// The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+        /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
         /// </summary>
         [Input("period")]
         public string? Period { get; set; }
@@ -61,7 +61,7 @@ namespace PulumiMgmt.Mgmt
         public Input<string> Id { get; set; } = null!;
 
         /// <summary>
-        /// The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+        /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
         /// </summary>
         [Input("period")]
         public Input<string>? Period { get; set; }

@@ -34,11 +34,14 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class GetQueueArgs : global::Pulumi.InvokeArgs
     {
+        /// <summary>
+        /// The queue's name.
+        /// </summary>
         [Input("name", required: true)]
         public string Name { get; set; } = null!;
 
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// The account's region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region", required: true)]
         public string Region { get; set; } = null!;
@@ -47,7 +50,7 @@ namespace PulumiMgmt.Mgmt
         private string? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public string? Token
         {
@@ -63,11 +66,14 @@ namespace PulumiMgmt.Mgmt
 
     public sealed class GetQueueInvokeArgs : global::Pulumi.InvokeArgs
     {
+        /// <summary>
+        /// The queue's name.
+        /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// The account's region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
@@ -76,7 +82,7 @@ namespace PulumiMgmt.Mgmt
         private Input<string>? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public Input<string>? Token
         {

@@ -35,7 +35,7 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetQueuesArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// The account's region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region", required: true)]
         public string Region { get; set; } = null!;
@@ -44,7 +44,7 @@ namespace PulumiMgmt.Mgmt
         private string? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public string? Token
         {
@@ -61,7 +61,7 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetQueuesInvokeArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// One of "eu-central-1", "us-east-1".
+        /// The account's region. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
@@ -70,7 +70,7 @@ namespace PulumiMgmt.Mgmt
         private Input<string>? _token;
 
         /// <summary>
-        /// The messaging token (default: mgmt:messagingToken).
+        /// The messaging token (default: `mgmt:messagingToken`).
         /// </summary>
         public Input<string>? Token
         {

@@ -143,7 +143,7 @@ namespace PulumiMgmt.Mgmt
         public Input<string> AccountId { get; set; } = null!;
 
         /// <summary>
-        /// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        /// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
         /// </summary>
         [Input("plan")]
         public Input<string>? Plan { get; set; }

@@ -88,7 +88,7 @@ namespace PulumiMgmt.Mgmt
         }
 
         /// <summary>
-        /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;

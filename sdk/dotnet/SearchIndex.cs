@@ -142,7 +142,7 @@ namespace PulumiMgmt.Mgmt
         public Input<string>? Name { get; set; }
 
         /// <summary>
-        /// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+        /// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
@@ -154,7 +154,7 @@ namespace PulumiMgmt.Mgmt
         public Input<string>? TokenRotation { get; set; }
 
         /// <summary>
-        /// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+        /// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
         /// </summary>
         [Input("type", required: true)]
         public Input<string> Type { get; set; } = null!;

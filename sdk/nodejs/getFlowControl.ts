@@ -16,9 +16,12 @@ export function getFlowControl(args: GetFlowControlArgs, opts?: pulumi.InvokeOpt
 }
 
 export interface GetFlowControlArgs {
+    /**
+     * The flow control key.
+     */
     key: string;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: string;
 }
@@ -49,9 +52,12 @@ export function getFlowControlOutput(args: GetFlowControlOutputArgs, opts?: pulu
 }
 
 export interface GetFlowControlOutputArgs {
+    /**
+     * The flow control key.
+     */
     key: pulumi.Input<string>;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: pulumi.Input<string | undefined>;
 }

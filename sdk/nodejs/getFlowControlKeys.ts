@@ -20,11 +20,11 @@ export function getFlowControlKeys(args?: GetFlowControlKeysArgs, opts?: pulumi.
 
 export interface GetFlowControlKeysArgs {
     /**
-     * One of "eu-central-1", "us-east-1".
+     * Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
      */
     region?: string;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
      */
     token?: string;
 }
@@ -46,11 +46,11 @@ export function getFlowControlKeysOutput(args?: GetFlowControlKeysOutputArgs, op
 
 export interface GetFlowControlKeysOutputArgs {
     /**
-     * One of "eu-central-1", "us-east-1".
+     * Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
      */
     region?: pulumi.Input<string | undefined>;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
      */
     token?: pulumi.Input<string | undefined>;
 }

@@ -17,7 +17,7 @@ export function getGlobalParallelism(args?: GetGlobalParallelismArgs, opts?: pul
 
 export interface GetGlobalParallelismArgs {
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: string;
 }
@@ -39,7 +39,7 @@ export function getGlobalParallelismOutput(args?: GetGlobalParallelismOutputArgs
 
 export interface GetGlobalParallelismOutputArgs {
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: pulumi.Input<string | undefined>;
 }

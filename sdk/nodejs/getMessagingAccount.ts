@@ -21,11 +21,11 @@ export function getMessagingAccount(args?: GetMessagingAccountArgs, opts?: pulum
 
 export interface GetMessagingAccountArgs {
     /**
-     * The account's id: read with one call.
+     * The account's id: read with one call (`GET /v2/messaging/user/:id`).
      */
     id?: string;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
      */
     region?: string;
     /**
@@ -85,11 +85,11 @@ export function getMessagingAccountOutput(args?: GetMessagingAccountOutputArgs, 
 
 export interface GetMessagingAccountOutputArgs {
     /**
-     * The account's id: read with one call.
+     * The account's id: read with one call (`GET /v2/messaging/user/:id`).
      */
     id?: pulumi.Input<string | undefined>;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
      */
     region?: pulumi.Input<string | undefined>;
     /**

@@ -23,7 +23,7 @@ export interface GetMessagingAccountStatsArgs {
      */
     id: string;
     /**
-     * The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
      */
     period?: string;
 }
@@ -56,7 +56,7 @@ export interface GetMessagingAccountStatsOutputArgs {
      */
     id: pulumi.Input<string>;
     /**
-     * The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
      */
     period?: pulumi.Input<string | undefined>;
 }

@@ -19,11 +19,11 @@ export function getMessagingAccountTokens(args?: GetMessagingAccountTokensArgs, 
 
 export interface GetMessagingAccountTokensArgs {
     /**
-     * The account's id: read with one call.
+     * The account's id: read with one call (`GET /v2/messaging/user/:id`).
      */
     id?: string;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
      */
     region?: string;
     /**
@@ -51,11 +51,11 @@ export function getMessagingAccountTokensOutput(args?: GetMessagingAccountTokens
 
 export interface GetMessagingAccountTokensOutputArgs {
     /**
-     * The account's id: read with one call.
+     * The account's id: read with one call (`GET /v2/messaging/user/:id`).
      */
     id?: pulumi.Input<string | undefined>;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
      */
     region?: pulumi.Input<string | undefined>;
     /**

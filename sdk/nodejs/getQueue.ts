@@ -17,13 +17,16 @@ export function getQueue(args: GetQueueArgs, opts?: pulumi.InvokeOptions): Promi
 }
 
 export interface GetQueueArgs {
+    /**
+     * The queue's name.
+     */
     name: string;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * The account's region. One of "eu-central-1", "us-east-1".
      */
     region: string;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: string;
 }
@@ -49,13 +52,16 @@ export function getQueueOutput(args: GetQueueOutputArgs, opts?: pulumi.InvokeOut
 }
 
 export interface GetQueueOutputArgs {
+    /**
+     * The queue's name.
+     */
     name: pulumi.Input<string>;
     /**
-     * One of "eu-central-1", "us-east-1".
+     * The account's region. One of "eu-central-1", "us-east-1".
      */
     region: pulumi.Input<string>;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: pulumi.Input<string | undefined>;
 }

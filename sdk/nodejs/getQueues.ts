@@ -19,11 +19,11 @@ export function getQueues(args: GetQueuesArgs, opts?: pulumi.InvokeOptions): Pro
 
 export interface GetQueuesArgs {
     /**
-     * One of "eu-central-1", "us-east-1".
+     * The account's region. One of "eu-central-1", "us-east-1".
      */
     region: string;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: string;
 }
@@ -44,11 +44,11 @@ export function getQueuesOutput(args: GetQueuesOutputArgs, opts?: pulumi.InvokeO
 
 export interface GetQueuesOutputArgs {
     /**
-     * One of "eu-central-1", "us-east-1".
+     * The account's region. One of "eu-central-1", "us-east-1".
      */
     region: pulumi.Input<string>;
     /**
-     * The messaging token (default: mgmt:messagingToken).
+     * The messaging token (default: `mgmt:messagingToken`).
      */
     token?: pulumi.Input<string | undefined>;
 }

@@ -23,7 +23,7 @@ export interface GetSearchIndexStatsArgs {
      */
     id: string;
     /**
-     * The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
      */
     period?: string;
 }
@@ -67,7 +67,7 @@ export interface GetSearchIndexStatsOutputArgs {
      */
     id: pulumi.Input<string>;
     /**
-     * The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
      */
     period?: pulumi.Input<string | undefined>;
 }

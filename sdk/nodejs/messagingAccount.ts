@@ -136,7 +136,7 @@ export interface MessagingAccountArgs {
      */
     accountId: pulumi.Input<string>;
     /**
-     * `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+     * `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
      */
     plan?: pulumi.Input<string | undefined>;
     /**

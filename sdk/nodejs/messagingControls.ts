@@ -81,7 +81,7 @@ export interface MessagingControlsArgs {
      */
     queues?: pulumi.Input<pulumi.Input<inputs.MessagingControlsArgsQueuesArgs>[] | undefined>;
     /**
-     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
      */
     region: pulumi.Input<string>;
     /**

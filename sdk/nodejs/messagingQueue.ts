@@ -146,7 +146,7 @@ export interface MessagingQueueArgs {
      */
     queue: pulumi.Input<string>;
     /**
-     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
      */
     region: pulumi.Input<string>;
     /**

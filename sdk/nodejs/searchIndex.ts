@@ -139,7 +139,7 @@ export interface SearchIndexArgs {
      */
     name?: pulumi.Input<string | undefined>;
     /**
-     * Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+     * Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
      */
     region: pulumi.Input<string>;
     /**
@@ -147,7 +147,7 @@ export interface SearchIndexArgs {
      */
     tokenRotation?: pulumi.Input<string | undefined>;
     /**
-     * Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+     * Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
      */
     type: pulumi.Input<string>;
 }

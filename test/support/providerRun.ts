@@ -25,7 +25,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { MgmtConfig } from "../../provider/automation";
 import { SETTINGS_KEYS } from "../../provider/config";
 import type { Plain } from "../../provider/plugin/properties";
-import { PLUGIN_RESOURCES } from "../../provider/plugin/resources";
+import { RESOURCES } from "../../provider/resources/all";
 import { PluginRun, struct } from "./pluginCalls";
 
 const PROVIDER_KEY = "__provider";
@@ -34,16 +34,6 @@ const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic/mgmt:";
 
 /** The front door a stack's resources come through. */
 export type FrontDoor = "dynamic" | "plugin";
-
-/** The provider module each dynamic type is served by (provider/providers/: what state refers to). */
-const MODULES: Record<string, string> = {
-  "pulumi-nodejs:dynamic/mgmt:SearchIndex": "searchIndex",
-  "pulumi-nodejs:dynamic/mgmt:MessagingAccount": "messagingAccount",
-  "pulumi-nodejs:dynamic/mgmt:MessagingBudget": "messagingBudget",
-  "pulumi-nodejs:dynamic/mgmt:DatabaseBudget": "databaseBudget",
-  "pulumi-nodejs:dynamic/mgmt:FlowControlKey": "flowControlKey",
-  "pulumi-nodejs:dynamic/mgmt:MessagingQueue": "messagingQueue",
-};
 
 type Values = Record<string, unknown>;
 /** Resource steps by operation, as the engine's summary counts them. */
@@ -99,13 +89,17 @@ async function dynamicProcess(settings: MgmtConfig): Promise<ProviderProcess> {
   // 94 modules (about 60 of the 80 ms of CPU a reload costs here).
   const zod = jest.requireActual<typeof import("zod")>("zod");
   jest.doMock("zod", () => zod);
+  // Each declared resource's permanent module (what state refers to), as the dynamic provider's host loads it.
   jest.isolateModules(() => {
-    for (const name of new Set(Object.values(MODULES))) modules.set(name, require(`../../provider/providers/${name}`));
+    const declared = require("../../provider/resources/all") as typeof import("../../provider/resources/all");
+    const { permanentModule } =
+      require("../../provider/resources/permanentModule") as typeof import("../../provider/resources/permanentModule");
+    for (const r of declared.RESOURCES) modules.set(`${DYNAMIC_PREFIX}${r.type}`, permanentModule(r.module));
   });
   // Every module shares the one runtime module of this registry: configuring one configures all.
-  await modules.get("searchIndex")!.configure!({ config } as unknown as pulumi.dynamic.ConfigureRequest);
+  await [...modules.values()][0].configure!({ config } as unknown as pulumi.dynamic.ConfigureRequest);
   const of = (type: string) => {
-    const provider = modules.get(MODULES[type] ?? "");
+    const provider = modules.get(type);
     if (!provider) throw new Error(`no provider module for ${type}`);
     return provider;
   };
@@ -141,7 +135,7 @@ async function dynamicProcess(settings: MgmtConfig): Promise<ProviderProcess> {
 }
 
 /** The inputs each type's plugin `check` fills in itself: an SDK never sends them. */
-const INTERNAL_INPUTS = new Map(PLUGIN_RESOURCES.map((r) => [r.name, new Set([PROVIDER_KEY, ...r.internalInputs])]));
+const INTERNAL_INPUTS = new Map(RESOURCES.map((r) => [r.type, new Set([PROVIDER_KEY, ...r.internalInputs])]));
 
 /** A new plugin process, configured with `settings` as the engine configures it from the stack's config. */
 async function pluginProcess(
@@ -249,7 +243,7 @@ export async function declared(
   await pulumi.runtime.setMocks(
     {
       newResource: (args) => {
-        if (MODULES[args.type])
+        if (args.type.startsWith(DYNAMIC_PREFIX) && INTERNAL_INPUTS.has(args.type.slice(DYNAMIC_PREFIX.length)))
           resources.push({ type: args.type, name: args.name, inputs: plain(args.inputs) as Values });
         return { id: `${args.name}-mock`, state: args.inputs };
       },

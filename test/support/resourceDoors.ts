@@ -20,7 +20,7 @@ import {
 } from "../../provider";
 import { installPlugin, pluginCacheDir } from "../../provider/plugin/install";
 import { token } from "../../provider/plugin/pulumiTypes";
-import { PLUGIN_RESOURCES } from "../../provider/plugin/resources";
+import { resourceOfType } from "../../provider/resources/all";
 import { PLUGIN_MAIN } from "./pluginProcess";
 
 const DYNAMIC = { SearchIndex, MessagingAccount, MessagingBudget, DatabaseBudget, FlowControlKey, MessagingQueue };
@@ -62,7 +62,7 @@ export const dynamicDoor: ResourceDoor = {
  */
 class PluginResource extends pulumi.CustomResource {
   constructor(kind: Kind, name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
-    const outputs = Object.keys(PLUGIN_RESOURCES.find((r) => r.name === kind)!.outputs.shape);
+    const outputs = Object.keys(resourceOfType(kind)!.outputs.shape);
     super(token(kind), name, { ...Object.fromEntries(outputs.map((k) => [k, undefined])), ...args }, opts);
   }
 }

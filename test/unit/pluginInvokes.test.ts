@@ -6,7 +6,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { PLUGIN_FUNCTIONS } from "../../provider/plugin/functions";
+import { FUNCTIONS } from "../../provider/functions/all";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
 import { PluginRun, secret } from "../support/pluginCalls";
 import { stopPlugins } from "../support/pluginProcess";
@@ -63,7 +63,7 @@ test("every function answers through the TypeScript package's own getX, with the
     getQueue: { region, name: "jobs", token },
   };
   const answers: Record<string, Record<string, Plain>> = {};
-  for (const f of PLUGIN_FUNCTIONS) {
+  for (const f of FUNCTIONS) {
     const { value, failures } = await invoke(f.name, argsOf[f.name]);
     expect([f.name, failures]).toEqual([f.name, []]);
     answers[f.name] = value;

@@ -9,8 +9,8 @@ import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { SETTINGS_KEYS } from "../../provider/config";
-import { PLUGIN_FUNCTIONS } from "../../provider/plugin/functions";
-import { PLUGIN_RESOURCES } from "../../provider/plugin/resources";
+import { FUNCTIONS } from "../../provider/functions/all";
+import { RESOURCES } from "../../provider/resources/all";
 import { PLUGIN_VERSION, packageSchema } from "../../provider/plugin/schema";
 
 const schema = packageSchema();
@@ -25,7 +25,7 @@ const requiredOf = (o: z.ZodObject) =>
     .sort();
 const sorted = (xs: Iterable<string> | undefined) => [...(xs ?? [])].sort();
 
-describe.each(PLUGIN_RESOURCES.map((r) => [r.name, r] as const))("mgmt:index:%s", (name, resource) => {
+describe.each(RESOURCES.map((r) => [r.type, r] as const))("mgmt:index:%s", (name, resource) => {
   const spec = schema.resources[`mgmt:index:${name}`];
 
   test("its input properties and required inputs are the zod inputs' keys and non-optional keys, less the front door's own", () => {
@@ -60,11 +60,11 @@ test("every getX function of provider/functions/ is an invoke, with its argument
   const files = readdirSync(path.join(ROOT, "provider/functions"))
     .filter((f) => /^get\w+\.ts$/.test(f))
     .map((f) => f.replace(/\.ts$/, ""));
-  // And an index's and an account's tokens, on their own (plugin/functions.ts says why).
+  // And an index's and an account's tokens, on their own (functions/all.ts says why).
   expect(sorted(Object.keys(schema.functions))).toEqual(
     sorted([...files, "getSearchIndexTokens", "getMessagingAccountTokens"].map((f) => `mgmt:index:${f}`)),
   );
-  for (const f of PLUGIN_FUNCTIONS) {
+  for (const f of FUNCTIONS) {
     const spec = schema.functions[`mgmt:index:${f.name}`];
     expect(sorted(Object.keys(spec.inputs?.properties ?? {}))).toEqual(keysOf(f.args));
     expect(sorted(spec.inputs?.required)).toEqual(requiredOf(f.args));
@@ -123,7 +123,7 @@ describe("secret outputs", () => {
       registered.set(req.getType().split(":").pop() ?? "", req.getAdditionalsecretoutputsList());
   });
 
-  test.each(PLUGIN_RESOURCES.map((r) => [r.name]))(
+  test.each(RESOURCES.map((r) => [r.type]))(
     "%s: the schema's secret outputs are the dynamic resource's additionalSecretOutputs",
     (name) => {
       const secretInSchema = Object.entries(schema.resources[`mgmt:index:${name}`].properties)

@@ -4,13 +4,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { providerFor } from "../serializedProvider";
+import { databaseBudget } from "./declaration";
 
 export type { DatabaseBudgetOutputs } from "./schema";
 
+/** Descriptions: the inputs' schema, written onto the compiled declaration (scripts/argDocs.ts). */
 export interface DatabaseBudgetArgs {
-  /** The database's id (from `getDatabases()`). Changing it replaces the resource. */
   databaseId: pulumi.Input<string>;
-  /** Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place. */
   budget: pulumi.Input<number>;
 }
 
@@ -28,7 +28,7 @@ export class DatabaseBudget extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DatabaseBudgetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("databaseBudget"),
+      providerFor(databaseBudget),
       name,
       {
         previousBudget: undefined,

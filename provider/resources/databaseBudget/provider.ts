@@ -24,7 +24,7 @@ export const databaseBudgetProvider = budgetProvider<DatabaseRecord, Inputs, Dat
         state: d.state,
         ...budgetState,
       }),
-    takeover: (databaseId) => ({ kind: "database budget", databaseId }),
+    takeover: (databaseId) => ({ kind: "database budget", id: databaseId }),
   },
   Inputs,
 );

@@ -2,10 +2,11 @@
  * What the DatabaseBudget provider receives (after `check`) and what the stack stores.
  */
 import { z } from "zod";
+import type { Same } from "../../sameShape";
 import { databaseBudget } from "../../api/schemas";
 import { budgetFields, budgetState, objectId, type BudgetState } from "../budgetSchema";
 
-export const Inputs = z.object({ databaseId: objectId("database"), ...budgetFields(databaseBudget) });
+export const Inputs = z.object({ databaseId: objectId("database", "getDatabases()"), ...budgetFields(databaseBudget) });
 export type Inputs = z.output<typeof Inputs>;
 
 export type DatabaseBudgetOutputs = BudgetState & {
@@ -23,3 +24,6 @@ export const DatabaseBudgetOutputsSchema = z.object({
   region: z.string().optional(),
   state: z.string().optional(),
 });
+
+/** The stored-output interface and its schema agree, key for key and type for type: tsc fails here when one drifts. */
+export const OUTPUTS_AGREE: Same<z.infer<typeof DatabaseBudgetOutputsSchema>, DatabaseBudgetOutputs> = true;

@@ -5,23 +5,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { secretOrUndefined, type ActionTargetArgs } from "../messagingCalls";
 import { providerFor } from "../serializedProvider";
+import { flowControlKey } from "./declaration";
 
 export type { PinSpec } from "./schema";
 
+/** Descriptions: the inputs' schema, written onto the compiled declaration (scripts/argDocs.ts). */
 export interface FlowControlKeySpec {
-  /** The flow control key, as messages carry it (keys exist once messages have used them). */
   key: string;
-  /**
-   * true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not
-   * this stack's: one an operator set stays.
-   */
   paused?: pulumi.Input<boolean>;
-  /** Change the value to reset the key's rate once (for example a date or an incident id). */
   resetRateTrigger?: pulumi.Input<string | number>;
-  /**
-   * Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and
-   * `rate` messages per `period` seconds (default 1). Removing a part unpins it.
-   */
   pin?: pulumi.Input<{ parallelism?: number; rate?: number; period?: number }>;
 }
 
@@ -37,7 +29,7 @@ export class FlowControlKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ActionTargetArgs & FlowControlKeySpec, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("flowControlKey", args.token),
+      providerFor(flowControlKey, args.token),
       name,
       {
         waitListSize: undefined,

@@ -35,7 +35,7 @@ import {
 } from "../messagingCalls";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../providerApis";
+import type { Api } from "../../api/endpoints";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { isImport, regionAndName } from "../imported";
 import {
@@ -197,8 +197,7 @@ type KeyTarget = Pick<KeyInputs, "key" | "region" | "token">;
 const keyRef = (client: MgmtClient, target: KeyTarget): ObjectRef => ({
   kind: "flow control key",
   identity: tokenIdentityOf(client, target.token),
-  region: target.region,
-  name: target.key,
+  id: keyId(target),
 });
 
 /**
@@ -286,9 +285,12 @@ const rethrow = (err: unknown): never => {
   throw err;
 };
 
+/** The API areas its calls go to (its declaration's `apis`). */
+export const APIS: readonly Api[] = ["regional"];
+
 export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, KeyOutputs> = {
   async check(olds, news) {
-    const result = checkWithSettings(KeyInputs, news, PROVIDER_APIS.flowControlKey, news.token);
+    const result = checkWithSettings(KeyInputs, news, APIS, news.token);
     const { key, token, pin, region } = news;
     const known = ![key, token, pin, region].some(isUnknown);
     const checked = await withBefore(result, olds, async () => {

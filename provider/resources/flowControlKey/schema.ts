@@ -3,6 +3,7 @@
  * schemas MessagingControls checks plain values with.
  */
 import { z } from "zod";
+import type { Same } from "../../sameShape";
 import { flowControlKey } from "../../api/schemas";
 import {
   flag,
@@ -64,13 +65,30 @@ export const KeyBefore = z.object({
 });
 export type KeyBefore = z.output<typeof KeyBefore>;
 
+/** A key's own inputs (beside region and token), as FlowControlKey and MessagingControls take them. */
+export const flowControlKeyFields = {
+  key: flowControlKey.meta({
+    description: "The flow control key, as messages carry it (keys exist once messages have used them).",
+  }),
+  paused: flag.meta({
+    description:
+      "true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.",
+  }),
+  resetRateTrigger: trigger.meta({
+    description: "Change the value to reset the key's rate once (for example a date or an incident id).",
+  }),
+  pin: PinSpec.meta({
+    description:
+      "Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.",
+  }),
+};
+
 export const KeyInputs = z.object({
   region,
   token,
-  key: flowControlKey,
-  paused: flag.optional(),
-  resetRateTrigger: trigger,
-  pin: PinSpec.optional(),
+  ...flowControlKeyFields,
+  paused: flowControlKeyFields.paused.optional(),
+  pin: flowControlKeyFields.pin.optional(),
   before: KeyBefore.optional(),
 });
 export type KeyInputs = z.output<typeof KeyInputs>;
@@ -100,9 +118,6 @@ export interface KeyOutputs extends Omit<KeyInputs, "before">, KeyProvenance {
 
 /** The resource's id: where the key is. Recovery (automation/recovery.ts) gives an imported one the same. */
 export const keyId = (i: { region: string; key: string }) => `${i.region}/${i.key}`;
-
-/** Schemas the component checks plain values with before registering anything. */
-export const flowControlKeyFields = { key: flowControlKey, paused: flag, resetRateTrigger: trigger, pin: PinSpec };
 
 const pinOutput = z.object({
   parallelism: z.number().optional(),
@@ -135,3 +150,6 @@ export const KeyOutputsSchema = z.object({
   pinnedByStack: pinOutput.optional(),
   foundPin: pinOutput.optional(),
 });
+
+/** The stored-output interface and its schema agree, key for key and type for type: tsc fails here when one drifts. */
+export const OUTPUTS_AGREE: Same<z.infer<typeof KeyOutputsSchema>, KeyOutputs> = true;

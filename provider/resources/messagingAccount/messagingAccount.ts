@@ -5,28 +5,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { MessagingPlan, MessagingRegion, Reported } from "../../api/schemas";
 import { providerFor } from "../serializedProvider";
+import { messagingAccount } from "./declaration";
 
 export type { MessagingAccountOutputs } from "./schema";
 
+/** Descriptions: the inputs' schema, written onto the compiled declaration (scripts/argDocs.ts). */
 export interface MessagingAccountArgs {
-  /** An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource. */
   accountId: pulumi.Input<string>;
-  /**
-   * Any value (a date, a ticket number). A value the account has not seen yet replaces its
-   * tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same
-   * `up`, and resources fed from `token` act with the new one. Creating with a value does not
-   * rotate; removing it does nothing.
-   */
   tokenRotation?: pulumi.Input<string>;
-  /**
-   * `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way
-   * back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
-   */
   plan?: pulumi.Input<MessagingPlan>;
-  /**
-   * Production pack on or off. Destroy (or leaving it out later) gives back the value found before
-   * this stack changed it, while the stack's value is still in place.
-   */
   prodPack?: pulumi.Input<boolean>;
 }
 
@@ -54,7 +41,7 @@ export class MessagingAccount extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: MessagingAccountArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("messagingAccount"),
+      providerFor(messagingAccount),
       name,
       {
         token: undefined,

@@ -28,7 +28,7 @@ import { isImport } from "../imported";
 import { believeGone, managementIdentity, recordRotation, type ManagedObject } from "../identity";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../providerApis";
+import type { Api } from "../../api/endpoints";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 import { sayReleased } from "../released";
@@ -75,9 +75,12 @@ function outputsOf(
   return outs;
 }
 
+/** The API areas its calls go to (its declaration's `apis`). */
+export const APIS: readonly Api[] = ["management"];
+
 export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, MessagingAccountOutputs> = {
   async check(olds, news) {
-    const result = checkWithSettings(Inputs, news, PROVIDER_APIS.messagingAccount);
+    const result = checkWithSettings(Inputs, news, APIS);
     const conflict = claim(
       "MessagingAccount",
       "accountId",
@@ -115,7 +118,7 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
     const about = (err: unknown) => (err instanceof ApiError ? err.about(accountLabel(id)) : err);
     let record = await readAccount(client, id).catch((err) => Promise.reject(about(err)));
     if (!record) throw noSuchAccount(id);
-    recordTakeover({ kind: "messaging account", accountId: id });
+    recordTakeover({ kind: "messaging account", id });
     const foundProdPack = before?.prodPack ?? record.prod_pack_enabled ?? false;
     let changed = false;
     if (inputs.plan !== undefined && inputs.plan !== planOf(record)) {
@@ -232,7 +235,7 @@ export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, M
 
   async delete(id, props: MessagingAccountOutputs) {
     // Renamed in code (or replaced): the resource that took the account over in this run keeps it.
-    if (takenOverThisRun({ kind: "messaging account", accountId: id })) return;
+    if (takenOverThisRun({ kind: "messaging account", id })) return;
     // The plan stays (there is no way back to free); only a production pack this stack changed is
     // given back. The account, which the stack never makes, is released.
     if (props.prodPackSet === undefined || props.prodPackSet === props.foundProdPack)

@@ -2,14 +2,21 @@
  * What the MessagingAccount provider receives (after `check`) and what the stack stores.
  */
 import { z } from "zod";
+import type { Same } from "../../sameShape";
 import { MESSAGING_PLANS, type MessagingAccountRecord, type MessagingRegion, type Reported } from "../../api/schemas";
 import { tokenRotation } from "../rotation";
 
 const plans = MESSAGING_PLANS.map((p) => `"${p}"`).join(", ");
 
 export const Inputs = z.object({
-  accountId: z.string({ error: "must be a string" }).min(1, "must not be empty (give a messaging account id)"),
-  tokenRotation: tokenRotation.optional(),
+  accountId: z.string({ error: "must be a string" }).min(1, "must not be empty (give a messaging account id)").meta({
+    description:
+      "An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.",
+  }),
+  tokenRotation: tokenRotation.optional().meta({
+    description:
+      "Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.",
+  }),
   plan: z
     .enum(MESSAGING_PLANS, {
       error: (issue) =>
@@ -17,8 +24,15 @@ export const Inputs = z.object({
           ? `"free" cannot be set: the service has no way back to the free plan; use one of ${plans}, or leave plan out`
           : `must be one of ${plans}`,
     })
-    .optional(),
-  prodPack: z.boolean({ error: "must be true or false" }).optional(),
+    .optional()
+    .meta({
+      description:
+        "`paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.",
+    }),
+  prodPack: z.boolean({ error: "must be true or false" }).optional().meta({
+    description:
+      "Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.",
+  }),
   /** The Pulumi resource name, so that a conflict can name both resources. */
   resourceName: z.string().optional(),
   /** The account as `check` found it before this stack acted (before.ts). */
@@ -87,3 +101,6 @@ export const MessagingAccountOutputsSchema = z.object({
     .meta({ description: "The last `tokenRotation` value acted on (or recorded at create, which does not rotate)." }),
   managedBy: z.string().meta({ description: "The identity that manages the account." }),
 });
+
+/** The stored-output interface and its schema agree, key for key and type for type: tsc fails here when one drifts. */
+export const OUTPUTS_AGREE: Same<z.infer<typeof MessagingAccountOutputsSchema>, MessagingAccountOutputs> = true;

@@ -5,13 +5,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { MessagingRegion, Reported } from "../../api/schemas";
 import { providerFor } from "../serializedProvider";
+import { messagingBudget } from "./declaration";
 
 export type { MessagingBudgetOutputs } from "./schema";
 
+/** Descriptions: the inputs' schema, written onto the compiled declaration (scripts/argDocs.ts). */
 export interface MessagingBudgetArgs {
-  /** The messaging account's id (from `getMessagingAccounts()`). Changing it replaces the resource. */
   accountId: pulumi.Input<string>;
-  /** Whole dollars per month: 0 (no limit) or 20 to 10000. Changes update in place. */
   budget: pulumi.Input<number>;
 }
 
@@ -29,7 +29,7 @@ export class MessagingBudget extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: MessagingBudgetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("messagingBudget"),
+      providerFor(messagingBudget),
       name,
       {
         previousBudget: undefined,

@@ -23,7 +23,7 @@ export const messagingBudgetProvider = budgetProvider<MessagingAccountRecord, In
     setBudget: (client, id, value) => client.messagingAccounts.setBudget(id, value),
     outputs: (a, budgetState) =>
       withoutUndefined({ accountId: a.id, region: a.region, state: a.state, type: a.type, ...budgetState }),
-    takeover: (accountId) => ({ kind: "messaging budget", accountId }),
+    takeover: (accountId) => ({ kind: "messaging budget", id: accountId }),
   },
   Inputs,
 );

@@ -5,18 +5,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { secretOrUndefined, type ActionTargetArgs } from "../messagingCalls";
 import { providerFor } from "../serializedProvider";
+import { messagingQueue } from "./declaration";
 
+/** Descriptions: the inputs' schema, written onto the compiled declaration (scripts/argDocs.ts). */
+/** Descriptions: the inputs' schema, written onto the compiled declaration (scripts/argDocs.ts). */
 export interface QueueSpec {
-  /** The queue's name. */
   name: string;
-  /**
-   * Declares the queue: created (or taken into this state) with this many messages delivered at
-   * once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
-   */
   parallelism?: pulumi.Input<number>;
-  /** Pause (true) or run (false) the queue; a declared queue runs by default. */
   paused?: pulumi.Input<boolean>;
-  /** Change the value to resume the queue once (only when `paused` and `parallelism` are left out). */
   resumeTrigger?: pulumi.Input<string | number>;
 }
 
@@ -31,7 +27,7 @@ export class MessagingQueue extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ActionTargetArgs & QueueSpec, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor("messagingQueue", args.token),
+      providerFor(messagingQueue, args.token),
       name,
       {
         lastResumeTrigger: undefined,

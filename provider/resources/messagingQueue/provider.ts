@@ -35,7 +35,7 @@ import {
 } from "../messagingCalls";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
-import { PROVIDER_APIS } from "../providerApis";
+import type { Api } from "../../api/endpoints";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { isImport, regionAndName } from "../imported";
 import { QueueInputs, queueId, type QueueBefore, type QueueOutputs, type QueueSettings } from "./schema";
@@ -102,8 +102,7 @@ function recoveredProvenance(
 const queueRef = (client: MgmtClient, target: QueueTarget): ObjectRef => ({
   kind: "queue",
   identity: tokenIdentityOf(client, target.token),
-  region: target.region,
-  name: target.queue,
+  id: queueId(target),
 });
 
 /** Gives back a pause state this stack changed on a queue it does not declare, while its own state is in place. */
@@ -213,9 +212,12 @@ function importedQueue(id: string): QueueOutputs {
   return { region, queue: name };
 }
 
+/** The API areas its calls go to (its declaration's `apis`). */
+export const APIS: readonly Api[] = ["regional"];
+
 export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs, QueueOutputs> = {
   async check(olds, news) {
-    const result = checkWithSettings(QueueInputs, news, PROVIDER_APIS.messagingQueue, news.token);
+    const result = checkWithSettings(QueueInputs, news, APIS, news.token);
     const failures = [...(result.failures ?? [])];
     if (news.resumeTrigger !== undefined && (news.paused !== undefined || news.parallelism !== undefined)) {
       failures.push({

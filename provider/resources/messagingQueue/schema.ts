@@ -3,6 +3,7 @@
  * schemas MessagingControls checks plain values with.
  */
 import { z } from "zod";
+import type { Same } from "../../sameShape";
 import { queueName, queueParallelism } from "../../api/schemas";
 import { flag, identityOutputs, region, token, trigger, type PauseProvenance } from "../messagingCalls";
 
@@ -15,13 +16,26 @@ export const QueueBefore = z.object({
 });
 export type QueueBefore = z.output<typeof QueueBefore>;
 
+/** A queue's own inputs (beside region and token), as MessagingControls takes them; MessagingQueue names `name` `queue`. */
+export const queueFields = {
+  name: queueName.meta({ description: "The queue's name." }),
+  parallelism: queueParallelism.meta({
+    description:
+      "Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.",
+  }),
+  paused: flag.meta({ description: "Pause (true) or run (false) the queue; a declared queue runs by default." }),
+  resumeTrigger: trigger.meta({
+    description: "Change the value to resume the queue once (only when `paused` and `parallelism` are left out).",
+  }),
+};
+
 export const QueueInputs = z.object({
   region,
   token,
-  queue: queueName,
-  parallelism: queueParallelism.optional(),
-  paused: flag.optional(),
-  resumeTrigger: trigger,
+  queue: queueFields.name,
+  parallelism: queueFields.parallelism.optional(),
+  paused: queueFields.paused.optional(),
+  resumeTrigger: queueFields.resumeTrigger,
   before: QueueBefore.optional(),
 });
 export type QueueInputs = z.output<typeof QueueInputs>;
@@ -55,9 +69,6 @@ export interface QueueSettings {
 /** The resource's id: where the queue is. Recovery (automation/recovery.ts) gives an imported one the same. */
 export const queueId = (i: { region: string; queue: string }) => `${i.region}/${i.queue}`;
 
-/** Schemas the component checks plain values with before registering anything. */
-export const queueFields = { name: queueName, parallelism: queueParallelism, paused: flag, resumeTrigger: trigger };
-
 /**
  * QueueOutputs as a schema, for the plugin schema (provider/plugin/schema.ts checks they agree).
  * `secret` marks what the resource keeps secret (its additionalSecretOutputs).
@@ -84,3 +95,6 @@ export const QueueOutputsSchema = z.object({
   pausedByStack: z.boolean().optional(),
   resumedByStack: z.boolean().optional(),
 });
+
+/** The stored-output interface and its schema agree, key for key and type for type: tsc fails here when one drifts. */
+export const OUTPUTS_AGREE: Same<z.infer<typeof QueueOutputsSchema>, QueueOutputs> = true;

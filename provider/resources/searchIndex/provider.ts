@@ -21,7 +21,7 @@ import { believeGone, managementIdentity, type ManagedObject } from "../identity
 import { applyToSharedList, sharedList } from "../sharedList";
 import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
-import { PROVIDER_APIS } from "../providerApis";
+import type { Api } from "../../api/endpoints";
 import { sayReleased } from "../released";
 import { isImport } from "../imported";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
@@ -165,6 +165,9 @@ function managedIndex(client: MgmtClient, what: string, managedBy: string | unde
   return { what, managedBy, asking: managementIdentity(client.settings), settings: client.settings };
 }
 
+/** The API areas its calls go to (its declaration's `apis`). */
+export const APIS: readonly Api[] = ["management"];
+
 export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, SearchIndexOutputs> = {
   async check(olds, news) {
     const inputs = { ...news };
@@ -173,7 +176,7 @@ export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, Search
       if (typeof olds?.autoName === "string" && !isUnknown(olds.autoName)) inputs.autoName = olds.autoName;
       inputs.name = inputs.autoName;
     }
-    const result = checkWithSettings(Inputs, inputs, PROVIDER_APIS.searchIndex);
+    const result = checkWithSettings(Inputs, inputs, APIS);
     if (inputs.name === undefined && inputs.adopt === undefined && !result.failures?.length) {
       return { inputs, failures: [{ property: "name", reason: "name: give a name, or adopt an existing index" }] };
     }

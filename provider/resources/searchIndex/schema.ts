@@ -12,23 +12,35 @@ import {
   type SearchType,
 } from "../../api/schemas";
 
-/** Inputs as the provider sees them after `check`. */
+/** Inputs as the provider sees them after `check`; the descriptions are what users read (declare.ts). */
 export const Inputs = z.object({
-  /** Left out only with `adopt`: the adopted index keeps its name. */
-  name: indexName.optional(),
-  region: z.enum(SEARCH_REGIONS),
+  name: indexName.optional().meta({
+    description:
+      "1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.",
+  }),
+  region: z.enum(SEARCH_REGIONS).meta({
+    description: "Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.",
+  }),
   // Only what can be created is allowed (a bad value's message lists just these); the service's
   // third plan gets a line of its own.
-  type: z.enum(AVAILABLE_SEARCH_TYPES, {
-    error: (issue) =>
-      issue.input === "fixed"
-        ? `"fixed" is not currently available; use one of ${AVAILABLE_SEARCH_TYPES.map((t) => `"${t}"`).join(", ")}`
-        : undefined,
+  type: z
+    .enum(AVAILABLE_SEARCH_TYPES, {
+      error: (issue) =>
+        issue.input === "fixed"
+          ? `"fixed" is not currently available; use one of ${AVAILABLE_SEARCH_TYPES.map((t) => `"${t}"`).join(", ")}`
+          : undefined,
+    })
+    .meta({ description: "Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan)." }),
+  adopt: z.string().min(1, "must not be empty (give an index id or name, or leave adopt out)").optional().meta({
+    description:
+      "Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.",
   }),
-  adopt: z.string().min(1, "must not be empty (give an index id or name, or leave adopt out)").optional(),
   /** Set when `name` was not given: the generated name, which only this resource ever uses. */
   autoName: z.string().optional(),
-  tokenRotation: tokenRotation.optional(),
+  tokenRotation: tokenRotation.optional().meta({
+    description:
+      "Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.",
+  }),
 });
 export type Inputs = z.infer<typeof Inputs>;
 

@@ -8,33 +8,17 @@ import { ifFound } from "../../api/errors";
 import type { Reported, SearchRegion, SearchType } from "../../api/schemas";
 import { getSearchIndex, type GetSearchIndexResult } from "../../functions/getSearchIndex";
 import { providerFor } from "../serializedProvider";
+import { searchIndex } from "./declaration";
 import type { SearchIndexOutputs, SearchIndexTokens } from "./schema";
 
 export type { SearchIndexOutputs, SearchIndexTokens } from "./schema";
 
+/** Descriptions: the inputs' schema (schema.ts), written onto the compiled declaration (scripts/argDocs.ts). */
 export interface SearchIndexArgs {
-  /**
-   * 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen
-   * at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the
-   * adopted index's own name, left as it is.
-   */
   name?: pulumi.Input<string>;
-  /** Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. */
   region: pulumi.Input<SearchRegion>;
-  /** Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). */
   type: pulumi.Input<SearchType>;
-  /**
-   * Take over an existing index, by id or exact name, instead of creating one. Destroy releases an
-   * adopted index (it stays, with the name and plan it had when adopted) and never deletes it;
-   * removing `adopt` later hands the index to the stack, whose destroy then deletes it.
-   */
   adopt?: pulumi.Input<string>;
-  /**
-   * Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens
-   * in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same
-   * `up`, so whatever consumes them is updated with them. Creating with a value does not rotate;
-   * removing the value does nothing.
-   */
   tokenRotation?: pulumi.Input<string>;
 }
 
@@ -73,7 +57,7 @@ export class SearchIndex extends pulumi.dynamic.Resource {
     if (args.name === undefined && args.adopt === undefined)
       props.autoName = pulumi.runtime.isDryRun() ? pulumi.unknown : randomAutoName(name);
     super(
-      providerFor("searchIndex"),
+      providerFor(searchIndex),
       name,
       props,
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "tokens"] },

@@ -13,15 +13,27 @@ namespace PulumiMgmt.Mgmt.Inputs
 
     public sealed class MessagingControlsArgsFlowControlKeysArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// The flow control key, as messages carry it (keys exist once messages have used them).
+        /// </summary>
         [Input("key", required: true)]
         public Input<string> Key { get; set; } = null!;
 
+        /// <summary>
+        /// true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+        /// </summary>
         [Input("paused")]
         public Input<bool>? Paused { get; set; }
 
+        /// <summary>
+        /// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        /// </summary>
         [Input("pin")]
         public Input<Inputs.MessagingControlsArgsFlowControlKeysPinArgs>? Pin { get; set; }
 
+        /// <summary>
+        /// Change the value to reset the key's rate once (for example a date or an incident id).
+        /// </summary>
         [Input("resetRateTrigger")]
         public InputUnion<string, double>? ResetRateTrigger { get; set; }
 

@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiMgmt.Mgmt.Inputs
 {
 
+    /// <summary>
+    /// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+    /// </summary>
     public sealed class MessagingControlsArgsFlowControlKeysPinArgs : global::Pulumi.ResourceArgs
     {
         [Input("parallelism")]

@@ -13,15 +13,27 @@ namespace PulumiMgmt.Mgmt.Inputs
 
     public sealed class MessagingControlsArgsQueuesArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// The queue's name.
+        /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
+        /// <summary>
+        /// Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+        /// </summary>
         [Input("parallelism")]
         public Input<int>? Parallelism { get; set; }
 
+        /// <summary>
+        /// Pause (true) or run (false) the queue; a declared queue runs by default.
+        /// </summary>
         [Input("paused")]
         public Input<bool>? Paused { get; set; }
 
+        /// <summary>
+        /// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+        /// </summary>
         [Input("resumeTrigger")]
         public InputUnion<string, double>? ResumeTrigger { get; set; }
 

@@ -23,8 +23,9 @@ func GetFlowControl(ctx *pulumi.Context, args *GetFlowControlArgs, opts ...pulum
 }
 
 type GetFlowControlArgs struct {
+	// The flow control key.
 	Key string `pulumi:"key"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
 
@@ -53,8 +54,9 @@ func GetFlowControlOutput(ctx *pulumi.Context, args GetFlowControlOutputArgs, op
 }
 
 type GetFlowControlOutputArgs struct {
+	// The flow control key.
 	Key pulumi.StringInput `pulumi:"key"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }
 

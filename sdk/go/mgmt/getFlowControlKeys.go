@@ -23,9 +23,9 @@ func GetFlowControlKeys(ctx *pulumi.Context, args *GetFlowControlKeysArgs, opts 
 }
 
 type GetFlowControlKeysArgs struct {
-	// One of "eu-central-1", "us-east-1".
+	// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
 	Region *string `pulumi:"region"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
 	Token *string `pulumi:"token"`
 }
 
@@ -43,9 +43,9 @@ func GetFlowControlKeysOutput(ctx *pulumi.Context, args GetFlowControlKeysOutput
 }
 
 type GetFlowControlKeysOutputArgs struct {
-	// One of "eu-central-1", "us-east-1".
+	// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
 	Region pulumi.StringPtrInput `pulumi:"region"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }
 

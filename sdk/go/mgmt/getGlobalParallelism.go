@@ -23,7 +23,7 @@ func GetGlobalParallelism(ctx *pulumi.Context, args *GetGlobalParallelismArgs, o
 }
 
 type GetGlobalParallelismArgs struct {
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
 
@@ -42,7 +42,7 @@ func GetGlobalParallelismOutput(ctx *pulumi.Context, args GetGlobalParallelismOu
 }
 
 type GetGlobalParallelismOutputArgs struct {
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }
 

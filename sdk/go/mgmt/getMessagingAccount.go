@@ -23,9 +23,9 @@ func LookupMessagingAccount(ctx *pulumi.Context, args *LookupMessagingAccountArg
 }
 
 type LookupMessagingAccountArgs struct {
-	// The account's id: read with one call.
+	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id *string `pulumi:"id"`
-	// One of "eu-central-1", "us-east-1".
+	// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
 	Region *string `pulumi:"region"`
 	// With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
 	Type *string `pulumi:"type"`
@@ -78,9 +78,9 @@ func LookupMessagingAccountOutput(ctx *pulumi.Context, args LookupMessagingAccou
 }
 
 type LookupMessagingAccountOutputArgs struct {
-	// The account's id: read with one call.
+	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id pulumi.StringPtrInput `pulumi:"id"`
-	// One of "eu-central-1", "us-east-1".
+	// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
 	Region pulumi.StringPtrInput `pulumi:"region"`
 	// With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
 	Type pulumi.StringPtrInput `pulumi:"type"`

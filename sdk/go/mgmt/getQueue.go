@@ -23,10 +23,11 @@ func GetQueue(ctx *pulumi.Context, args *GetQueueArgs, opts ...pulumi.InvokeOpti
 }
 
 type GetQueueArgs struct {
+	// The queue's name.
 	Name string `pulumi:"name"`
-	// One of "eu-central-1", "us-east-1".
+	// The account's region. One of "eu-central-1", "us-east-1".
 	Region string `pulumi:"region"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
 
@@ -49,10 +50,11 @@ func GetQueueOutput(ctx *pulumi.Context, args GetQueueOutputArgs, opts ...pulumi
 }
 
 type GetQueueOutputArgs struct {
+	// The queue's name.
 	Name pulumi.StringInput `pulumi:"name"`
-	// One of "eu-central-1", "us-east-1".
+	// The account's region. One of "eu-central-1", "us-east-1".
 	Region pulumi.StringInput `pulumi:"region"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }
 

@@ -23,9 +23,9 @@ func GetQueues(ctx *pulumi.Context, args *GetQueuesArgs, opts ...pulumi.InvokeOp
 }
 
 type GetQueuesArgs struct {
-	// One of "eu-central-1", "us-east-1".
+	// The account's region. One of "eu-central-1", "us-east-1".
 	Region string `pulumi:"region"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
 
@@ -43,9 +43,9 @@ func GetQueuesOutput(ctx *pulumi.Context, args GetQueuesOutputArgs, opts ...pulu
 }
 
 type GetQueuesOutputArgs struct {
-	// One of "eu-central-1", "us-east-1".
+	// The account's region. One of "eu-central-1", "us-east-1".
 	Region pulumi.StringInput `pulumi:"region"`
-	// The messaging token (default: mgmt:messagingToken).
+	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }
 

@@ -25,7 +25,7 @@ func GetSearchIndexStats(ctx *pulumi.Context, args *GetSearchIndexStatsArgs, opt
 type GetSearchIndexStatsArgs struct {
 	// The object's id.
 	Id string `pulumi:"id"`
-	// The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
 	Period *string `pulumi:"period"`
 }
 
@@ -64,7 +64,7 @@ func GetSearchIndexStatsOutput(ctx *pulumi.Context, args GetSearchIndexStatsOutp
 type GetSearchIndexStatsOutputArgs struct {
 	// The object's id.
 	Id pulumi.StringInput `pulumi:"id"`
-	// The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
 	Period pulumi.StringPtrInput `pulumi:"period"`
 }
 

@@ -91,7 +91,7 @@ func (MessagingAccountState) ElementType() reflect.Type {
 type messagingAccountArgs struct {
 	// An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
 	AccountId string `pulumi:"accountId"`
-	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
 	Plan *string `pulumi:"plan"`
 	// Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
 	ProdPack *bool `pulumi:"prodPack"`
@@ -103,7 +103,7 @@ type messagingAccountArgs struct {
 type MessagingAccountArgs struct {
 	// An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
 	AccountId pulumi.StringInput
-	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
 	Plan pulumi.StringPtrInput
 	// Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
 	ProdPack pulumi.BoolPtrInput

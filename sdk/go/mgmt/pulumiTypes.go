@@ -68,6 +68,7 @@ func (o DatabaseBudgetBeforePtrOutput) Budget() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
+// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 type FlowControlKeyArgsPin struct {
 	Parallelism *int `pulumi:"parallelism"`
 	Period      *int `pulumi:"period"`
@@ -85,6 +86,7 @@ type FlowControlKeyArgsPinInput interface {
 	ToFlowControlKeyArgsPinOutputWithContext(context.Context) FlowControlKeyArgsPinOutput
 }
 
+// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 type FlowControlKeyArgsPinArgs struct {
 	Parallelism pulumi.IntPtrInput `pulumi:"parallelism"`
 	Period      pulumi.IntPtrInput `pulumi:"period"`
@@ -144,6 +146,7 @@ func (i *flowControlKeyArgsPinPtrType) ToFlowControlKeyArgsPinPtrOutputWithConte
 	return pulumi.ToOutputWithContext(ctx, i).(FlowControlKeyArgsPinPtrOutput)
 }
 
+// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 type FlowControlKeyArgsPinOutput struct{ *pulumi.OutputState }
 
 func (FlowControlKeyArgsPinOutput) ElementType() reflect.Type {
@@ -1755,10 +1758,14 @@ func (o MessagingBudgetBeforePtrOutput) Budget() pulumi.Float64PtrOutput {
 }
 
 type MessagingControlsArgsFlowControlKeys struct {
-	Key              string                                   `pulumi:"key"`
-	Paused           *bool                                    `pulumi:"paused"`
-	Pin              *MessagingControlsArgsFlowControlKeysPin `pulumi:"pin"`
-	ResetRateTrigger interface{}                              `pulumi:"resetRateTrigger"`
+	// The flow control key, as messages carry it (keys exist once messages have used them).
+	Key string `pulumi:"key"`
+	// true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+	Paused *bool `pulumi:"paused"`
+	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+	Pin *MessagingControlsArgsFlowControlKeysPin `pulumi:"pin"`
+	// Change the value to reset the key's rate once (for example a date or an incident id).
+	ResetRateTrigger interface{} `pulumi:"resetRateTrigger"`
 }
 
 // MessagingControlsArgsFlowControlKeysInput is an input type that accepts MessagingControlsArgsFlowControlKeysArgs and MessagingControlsArgsFlowControlKeysOutput values.
@@ -1773,10 +1780,14 @@ type MessagingControlsArgsFlowControlKeysInput interface {
 }
 
 type MessagingControlsArgsFlowControlKeysArgs struct {
-	Key              pulumi.StringInput                              `pulumi:"key"`
-	Paused           pulumi.BoolPtrInput                             `pulumi:"paused"`
-	Pin              MessagingControlsArgsFlowControlKeysPinPtrInput `pulumi:"pin"`
-	ResetRateTrigger pulumi.Input                                    `pulumi:"resetRateTrigger"`
+	// The flow control key, as messages carry it (keys exist once messages have used them).
+	Key pulumi.StringInput `pulumi:"key"`
+	// true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+	Paused pulumi.BoolPtrInput `pulumi:"paused"`
+	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+	Pin MessagingControlsArgsFlowControlKeysPinPtrInput `pulumi:"pin"`
+	// Change the value to reset the key's rate once (for example a date or an incident id).
+	ResetRateTrigger pulumi.Input `pulumi:"resetRateTrigger"`
 }
 
 func (MessagingControlsArgsFlowControlKeysArgs) ElementType() reflect.Type {
@@ -1830,18 +1841,22 @@ func (o MessagingControlsArgsFlowControlKeysOutput) ToMessagingControlsArgsFlowC
 	return o
 }
 
+// The flow control key, as messages carry it (keys exist once messages have used them).
 func (o MessagingControlsArgsFlowControlKeysOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v MessagingControlsArgsFlowControlKeys) string { return v.Key }).(pulumi.StringOutput)
 }
 
+// true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
 func (o MessagingControlsArgsFlowControlKeysOutput) Paused() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v MessagingControlsArgsFlowControlKeys) *bool { return v.Paused }).(pulumi.BoolPtrOutput)
 }
 
+// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 func (o MessagingControlsArgsFlowControlKeysOutput) Pin() MessagingControlsArgsFlowControlKeysPinPtrOutput {
 	return o.ApplyT(func(v MessagingControlsArgsFlowControlKeys) *MessagingControlsArgsFlowControlKeysPin { return v.Pin }).(MessagingControlsArgsFlowControlKeysPinPtrOutput)
 }
 
+// Change the value to reset the key's rate once (for example a date or an incident id).
 func (o MessagingControlsArgsFlowControlKeysOutput) ResetRateTrigger() pulumi.AnyOutput {
 	return o.ApplyT(func(v MessagingControlsArgsFlowControlKeys) interface{} { return v.ResetRateTrigger }).(pulumi.AnyOutput)
 }
@@ -1866,6 +1881,7 @@ func (o MessagingControlsArgsFlowControlKeysArrayOutput) Index(i pulumi.IntInput
 	}).(MessagingControlsArgsFlowControlKeysOutput)
 }
 
+// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 type MessagingControlsArgsFlowControlKeysPin struct {
 	Parallelism *int `pulumi:"parallelism"`
 	Period      *int `pulumi:"period"`
@@ -1883,6 +1899,7 @@ type MessagingControlsArgsFlowControlKeysPinInput interface {
 	ToMessagingControlsArgsFlowControlKeysPinOutputWithContext(context.Context) MessagingControlsArgsFlowControlKeysPinOutput
 }
 
+// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 type MessagingControlsArgsFlowControlKeysPinArgs struct {
 	Parallelism pulumi.IntPtrInput `pulumi:"parallelism"`
 	Period      pulumi.IntPtrInput `pulumi:"period"`
@@ -1942,6 +1959,7 @@ func (i *messagingControlsArgsFlowControlKeysPinPtrType) ToMessagingControlsArgs
 	return pulumi.ToOutputWithContext(ctx, i).(MessagingControlsArgsFlowControlKeysPinPtrOutput)
 }
 
+// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 type MessagingControlsArgsFlowControlKeysPinOutput struct{ *pulumi.OutputState }
 
 func (MessagingControlsArgsFlowControlKeysPinOutput) ElementType() reflect.Type {
@@ -2030,9 +2048,13 @@ func (o MessagingControlsArgsFlowControlKeysPinPtrOutput) Rate() pulumi.IntPtrOu
 }
 
 type MessagingControlsArgsQueues struct {
-	Name          string      `pulumi:"name"`
-	Parallelism   *int        `pulumi:"parallelism"`
-	Paused        *bool       `pulumi:"paused"`
+	// The queue's name.
+	Name string `pulumi:"name"`
+	// Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+	Parallelism *int `pulumi:"parallelism"`
+	// Pause (true) or run (false) the queue; a declared queue runs by default.
+	Paused *bool `pulumi:"paused"`
+	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 	ResumeTrigger interface{} `pulumi:"resumeTrigger"`
 }
 
@@ -2048,10 +2070,14 @@ type MessagingControlsArgsQueuesInput interface {
 }
 
 type MessagingControlsArgsQueuesArgs struct {
-	Name          pulumi.StringInput  `pulumi:"name"`
-	Parallelism   pulumi.IntPtrInput  `pulumi:"parallelism"`
-	Paused        pulumi.BoolPtrInput `pulumi:"paused"`
-	ResumeTrigger pulumi.Input        `pulumi:"resumeTrigger"`
+	// The queue's name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+	Parallelism pulumi.IntPtrInput `pulumi:"parallelism"`
+	// Pause (true) or run (false) the queue; a declared queue runs by default.
+	Paused pulumi.BoolPtrInput `pulumi:"paused"`
+	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+	ResumeTrigger pulumi.Input `pulumi:"resumeTrigger"`
 }
 
 func (MessagingControlsArgsQueuesArgs) ElementType() reflect.Type {
@@ -2105,18 +2131,22 @@ func (o MessagingControlsArgsQueuesOutput) ToMessagingControlsArgsQueuesOutputWi
 	return o
 }
 
+// The queue's name.
 func (o MessagingControlsArgsQueuesOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v MessagingControlsArgsQueues) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
 func (o MessagingControlsArgsQueuesOutput) Parallelism() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v MessagingControlsArgsQueues) *int { return v.Parallelism }).(pulumi.IntPtrOutput)
 }
 
+// Pause (true) or run (false) the queue; a declared queue runs by default.
 func (o MessagingControlsArgsQueuesOutput) Paused() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v MessagingControlsArgsQueues) *bool { return v.Paused }).(pulumi.BoolPtrOutput)
 }
 
+// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 func (o MessagingControlsArgsQueuesOutput) ResumeTrigger() pulumi.AnyOutput {
 	return o.ApplyT(func(v MessagingControlsArgsQueues) interface{} { return v.ResumeTrigger }).(pulumi.AnyOutput)
 }

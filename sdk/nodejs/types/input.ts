@@ -5,6 +5,9 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
+/**
+ * Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+ */
 export interface FlowControlKeyArgsPinArgs {
     parallelism?: pulumi.Input<number | undefined>;
     period?: pulumi.Input<number | undefined>;
@@ -12,12 +15,27 @@ export interface FlowControlKeyArgsPinArgs {
 }
 
 export interface MessagingControlsArgsFlowControlKeysArgs {
+    /**
+     * The flow control key, as messages carry it (keys exist once messages have used them).
+     */
     key: pulumi.Input<string>;
+    /**
+     * true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+     */
     paused?: pulumi.Input<boolean | undefined>;
+    /**
+     * Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+     */
     pin?: pulumi.Input<inputs.MessagingControlsArgsFlowControlKeysPinArgs | undefined>;
+    /**
+     * Change the value to reset the key's rate once (for example a date or an incident id).
+     */
     resetRateTrigger?: pulumi.Input<string | number | undefined>;
 }
 
+/**
+ * Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+ */
 export interface MessagingControlsArgsFlowControlKeysPinArgs {
     parallelism?: pulumi.Input<number | undefined>;
     period?: pulumi.Input<number | undefined>;
@@ -25,9 +43,21 @@ export interface MessagingControlsArgsFlowControlKeysPinArgs {
 }
 
 export interface MessagingControlsArgsQueuesArgs {
+    /**
+     * The queue's name.
+     */
     name: pulumi.Input<string>;
+    /**
+     * Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+     */
     parallelism?: pulumi.Input<number | undefined>;
+    /**
+     * Pause (true) or run (false) the queue; a declared queue runs by default.
+     */
     paused?: pulumi.Input<boolean | undefined>;
+    /**
+     * Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+     */
     resumeTrigger?: pulumi.Input<string | number | undefined>;
 }
 

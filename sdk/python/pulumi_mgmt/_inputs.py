@@ -26,6 +26,9 @@ __all__ = [
 ]
 
 class FlowControlKeyArgsPinArgsDict(TypedDict):
+    """
+    Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+    """
     parallelism: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     period: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     rate: NotRequired[pulumi.Input[Optional[_builtins.int]]]
@@ -36,6 +39,9 @@ class FlowControlKeyArgsPinArgs:
                  parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  period: pulumi.Input[Optional[_builtins.int]] = None,
                  rate: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        """
         if parallelism is not None:
             pulumi.set(__self__, "parallelism", parallelism)
         if period is not None:
@@ -73,9 +79,21 @@ class FlowControlKeyArgsPinArgs:
 
 class MessagingControlsArgsFlowControlKeysArgsDict(TypedDict):
     key: pulumi.Input[_builtins.str]
+    """
+    The flow control key, as messages carry it (keys exist once messages have used them).
+    """
     paused: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+    """
     pin: NotRequired[pulumi.Input[Optional['MessagingControlsArgsFlowControlKeysPinArgsDict']]]
+    """
+    Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+    """
     reset_rate_trigger: NotRequired[pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]]
+    """
+    Change the value to reset the key's rate once (for example a date or an incident id).
+    """
 
 @pulumi.input_type
 class MessagingControlsArgsFlowControlKeysArgs:
@@ -84,6 +102,12 @@ class MessagingControlsArgsFlowControlKeysArgs:
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  pin: pulumi.Input[Optional['MessagingControlsArgsFlowControlKeysPinArgs']] = None,
                  reset_rate_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None):
+        """
+        :param pulumi.Input[_builtins.str] key: The flow control key, as messages carry it (keys exist once messages have used them).
+        :param pulumi.Input[_builtins.bool] paused: true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+        :param pulumi.Input['MessagingControlsArgsFlowControlKeysPinArgs'] pin: Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        :param pulumi.Input[Union[_builtins.str, _builtins.float]] reset_rate_trigger: Change the value to reset the key's rate once (for example a date or an incident id).
+        """
         pulumi.set(__self__, "key", key)
         if paused is not None:
             pulumi.set(__self__, "paused", paused)
@@ -95,6 +119,9 @@ class MessagingControlsArgsFlowControlKeysArgs:
     @_builtins.property
     @pulumi.getter
     def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The flow control key, as messages carry it (keys exist once messages have used them).
+        """
         return pulumi.get(self, "key")
 
     @key.setter
@@ -104,6 +131,9 @@ class MessagingControlsArgsFlowControlKeysArgs:
     @_builtins.property
     @pulumi.getter
     def paused(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
+        """
         return pulumi.get(self, "paused")
 
     @paused.setter
@@ -113,6 +143,9 @@ class MessagingControlsArgsFlowControlKeysArgs:
     @_builtins.property
     @pulumi.getter
     def pin(self) -> pulumi.Input[Optional['MessagingControlsArgsFlowControlKeysPinArgs']]:
+        """
+        Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        """
         return pulumi.get(self, "pin")
 
     @pin.setter
@@ -122,6 +155,9 @@ class MessagingControlsArgsFlowControlKeysArgs:
     @_builtins.property
     @pulumi.getter(name="resetRateTrigger")
     def reset_rate_trigger(self) -> pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]:
+        """
+        Change the value to reset the key's rate once (for example a date or an incident id).
+        """
         return pulumi.get(self, "reset_rate_trigger")
 
     @reset_rate_trigger.setter
@@ -130,6 +166,9 @@ class MessagingControlsArgsFlowControlKeysArgs:
 
 
 class MessagingControlsArgsFlowControlKeysPinArgsDict(TypedDict):
+    """
+    Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+    """
     parallelism: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     period: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     rate: NotRequired[pulumi.Input[Optional[_builtins.int]]]
@@ -140,6 +179,9 @@ class MessagingControlsArgsFlowControlKeysPinArgs:
                  parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  period: pulumi.Input[Optional[_builtins.int]] = None,
                  rate: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
+        """
         if parallelism is not None:
             pulumi.set(__self__, "parallelism", parallelism)
         if period is not None:
@@ -177,9 +219,21 @@ class MessagingControlsArgsFlowControlKeysPinArgs:
 
 class MessagingControlsArgsQueuesArgsDict(TypedDict):
     name: pulumi.Input[_builtins.str]
+    """
+    The queue's name.
+    """
     parallelism: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+    """
     paused: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Pause (true) or run (false) the queue; a declared queue runs by default.
+    """
     resume_trigger: NotRequired[pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]]
+    """
+    Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+    """
 
 @pulumi.input_type
 class MessagingControlsArgsQueuesArgs:
@@ -188,6 +242,12 @@ class MessagingControlsArgsQueuesArgs:
                  parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  resume_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None):
+        """
+        :param pulumi.Input[_builtins.str] name: The queue's name.
+        :param pulumi.Input[_builtins.int] parallelism: Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+        :param pulumi.Input[_builtins.bool] paused: Pause (true) or run (false) the queue; a declared queue runs by default.
+        :param pulumi.Input[Union[_builtins.str, _builtins.float]] resume_trigger: Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+        """
         pulumi.set(__self__, "name", name)
         if parallelism is not None:
             pulumi.set(__self__, "parallelism", parallelism)
@@ -199,6 +259,9 @@ class MessagingControlsArgsQueuesArgs:
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The queue's name.
+        """
         return pulumi.get(self, "name")
 
     @name.setter
@@ -208,6 +271,9 @@ class MessagingControlsArgsQueuesArgs:
     @_builtins.property
     @pulumi.getter
     def parallelism(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
+        """
         return pulumi.get(self, "parallelism")
 
     @parallelism.setter
@@ -217,6 +283,9 @@ class MessagingControlsArgsQueuesArgs:
     @_builtins.property
     @pulumi.getter
     def paused(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Pause (true) or run (false) the queue; a declared queue runs by default.
+        """
         return pulumi.get(self, "paused")
 
     @paused.setter
@@ -226,6 +295,9 @@ class MessagingControlsArgsQueuesArgs:
     @_builtins.property
     @pulumi.getter(name="resumeTrigger")
     def resume_trigger(self) -> pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]:
+        """
+        Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
+        """
         return pulumi.get(self, "resume_trigger")
 
     @resume_trigger.setter

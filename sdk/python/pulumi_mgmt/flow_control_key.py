@@ -31,7 +31,7 @@ class FlowControlKeyArgs:
         The set of arguments for constructing a FlowControlKey resource.
 
         :param pulumi.Input[_builtins.str] key: The flow control key, as messages carry it (keys exist once messages have used them).
-        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         :param pulumi.Input[_builtins.bool] paused: true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
         :param pulumi.Input['FlowControlKeyArgsPinArgs'] pin: Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] reset_rate_trigger: Change the value to reset the key's rate once (for example a date or an incident id).
@@ -64,7 +64,7 @@ class FlowControlKeyArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         """
         return pulumi.get(self, "region")
 
@@ -142,7 +142,7 @@ class FlowControlKey(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] key: The flow control key, as messages carry it (keys exist once messages have used them).
         :param pulumi.Input[_builtins.bool] paused: true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
         :param pulumi.Input[Union['FlowControlKeyArgsPinArgs', 'FlowControlKeyArgsPinArgsDict']] pin: Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
-        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] reset_rate_trigger: Change the value to reset the key's rate once (for example a date or an incident id).
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """

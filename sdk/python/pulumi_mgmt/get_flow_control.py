@@ -148,7 +148,8 @@ def get_flow_control(key: Optional[_builtins.str] = None,
     """
     One flow control key's state.
 
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str key: The flow control key.
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['key'] = key
@@ -175,7 +176,8 @@ def get_flow_control_output(key: pulumi.Input[Optional[_builtins.str]] = None,
     """
     One flow control key's state.
 
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str key: The flow control key.
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['key'] = key

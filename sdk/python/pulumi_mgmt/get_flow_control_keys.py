@@ -50,8 +50,8 @@ def get_flow_control_keys(region: Optional[_builtins.str] = None,
     """
     Every flow control key of the account.
 
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str region: Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+    :param _builtins.str token: The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
     """
     __args__ = dict()
     __args__['region'] = region
@@ -67,8 +67,8 @@ def get_flow_control_keys_output(region: pulumi.Input[Optional[Optional[_builtin
     """
     Every flow control key of the account.
 
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str region: Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+    :param _builtins.str token: The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
     """
     __args__ = dict()
     __args__['region'] = region

@@ -57,7 +57,7 @@ def get_global_parallelism(token: Optional[_builtins.str] = None,
     """
     The account's global parallelism.
 
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['token'] = token
@@ -72,7 +72,7 @@ def get_global_parallelism_output(token: pulumi.Input[Optional[Optional[_builtin
     """
     The account's global parallelism.
 
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['token'] = token

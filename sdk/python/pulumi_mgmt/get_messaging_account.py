@@ -348,8 +348,8 @@ def get_messaging_account(id: Optional[_builtins.str] = None,
     """
     One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
 
-    :param _builtins.str id: The account's id: read with one call.
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
+    :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
+    :param _builtins.str region: Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
     :param _builtins.str type: With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
     """
     __args__ = dict()
@@ -401,8 +401,8 @@ def get_messaging_account_output(id: pulumi.Input[Optional[Optional[_builtins.st
     """
     One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
 
-    :param _builtins.str id: The account's id: read with one call.
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
+    :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
+    :param _builtins.str region: Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
     :param _builtins.str type: With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
     """
     __args__ = dict()

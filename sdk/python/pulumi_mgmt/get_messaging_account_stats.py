@@ -123,7 +123,7 @@ def get_messaging_account_stats(id: Optional[_builtins.str] = None,
     One messaging account's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param _builtins.str period: The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+    :param _builtins.str period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
     """
     __args__ = dict()
     __args__['id'] = id
@@ -148,7 +148,7 @@ def get_messaging_account_stats_output(id: pulumi.Input[Optional[_builtins.str]]
     One messaging account's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param _builtins.str period: The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+    :param _builtins.str period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
     """
     __args__ = dict()
     __args__['id'] = id

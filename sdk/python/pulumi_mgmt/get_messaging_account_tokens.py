@@ -59,8 +59,8 @@ def get_messaging_account_tokens(id: Optional[_builtins.str] = None,
     """
     The tokens of the account getMessagingAccount finds with the same arguments: the result is secret. Keys and queues act with its token.
 
-    :param _builtins.str id: The account's id: read with one call.
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
+    :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
+    :param _builtins.str region: Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
     :param _builtins.str type: With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
     """
     __args__ = dict()
@@ -80,8 +80,8 @@ def get_messaging_account_tokens_output(id: pulumi.Input[Optional[Optional[_buil
     """
     The tokens of the account getMessagingAccount finds with the same arguments: the result is secret. Keys and queues act with its token.
 
-    :param _builtins.str id: The account's id: read with one call.
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
+    :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
+    :param _builtins.str region: Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
     :param _builtins.str type: With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
     """
     __args__ = dict()

@@ -95,8 +95,9 @@ def get_queue(name: Optional[_builtins.str] = None,
     """
     One queue by name.
 
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str name: The queue's name.
+    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['name'] = name
@@ -119,8 +120,9 @@ def get_queue_output(name: pulumi.Input[Optional[_builtins.str]] = None,
     """
     One queue by name.
 
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str name: The queue's name.
+    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['name'] = name

@@ -50,8 +50,8 @@ def get_queues(region: Optional[_builtins.str] = None,
     """
     Every queue of the account in a region, with its lag.
 
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['region'] = region
@@ -67,8 +67,8 @@ def get_queues_output(region: pulumi.Input[Optional[_builtins.str]] = None,
     """
     Every queue of the account in a region, with its lag.
 
-    :param _builtins.str region: One of "eu-central-1", "us-east-1".
-    :param _builtins.str token: The messaging token (default: mgmt:messagingToken).
+    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
     __args__['region'] = region

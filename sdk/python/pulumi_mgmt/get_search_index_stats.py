@@ -222,7 +222,7 @@ def get_search_index_stats(id: Optional[_builtins.str] = None,
     One index's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param _builtins.str period: The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+    :param _builtins.str period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
     """
     __args__ = dict()
     __args__['id'] = id
@@ -258,7 +258,7 @@ def get_search_index_stats_output(id: pulumi.Input[Optional[_builtins.str]] = No
     One index's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param _builtins.str period: The statistics' period. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+    :param _builtins.str period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
     """
     __args__ = dict()
     __args__['id'] = id

@@ -27,7 +27,7 @@ class MessagingAccountArgs:
         The set of arguments for constructing a MessagingAccount resource.
 
         :param pulumi.Input[_builtins.str] account_id: An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        :param pulumi.Input[_builtins.str] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
         :param pulumi.Input[_builtins.bool] prod_pack: Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
         """
@@ -55,7 +55,7 @@ class MessagingAccountArgs:
     @pulumi.getter
     def plan(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
         """
         return pulumi.get(self, "plan")
 
@@ -105,7 +105,7 @@ class MessagingAccount(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.str] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        :param pulumi.Input[_builtins.str] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
         :param pulumi.Input[_builtins.bool] prod_pack: Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
         """

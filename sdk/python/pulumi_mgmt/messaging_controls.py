@@ -28,7 +28,7 @@ class MessagingControlsArgs:
         """
         The set of arguments for constructing a MessagingControls resource.
 
-        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         :param pulumi.Input[Sequence[pulumi.Input['MessagingControlsArgsFlowControlKeysArgs']]] flow_control_keys: The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
         :param pulumi.Input[Sequence[pulumi.Input['MessagingControlsArgsQueuesArgs']]] queues: The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
@@ -45,7 +45,7 @@ class MessagingControlsArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         """
         return pulumi.get(self, "region")
 
@@ -108,7 +108,7 @@ class MessagingControls(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['MessagingControlsArgsFlowControlKeysArgs', 'MessagingControlsArgsFlowControlKeysArgsDict']]]] flow_control_keys: The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
         :param pulumi.Input[Sequence[pulumi.Input[Union['MessagingControlsArgsQueuesArgs', 'MessagingControlsArgsQueuesArgsDict']]]] queues: The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
-        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         ...

@@ -30,7 +30,7 @@ class MessagingQueueArgs:
         The set of arguments for constructing a MessagingQueue resource.
 
         :param pulumi.Input[_builtins.str] queue: The queue's name.
-        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         :param pulumi.Input[_builtins.int] parallelism: Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
         :param pulumi.Input[_builtins.bool] paused: Pause (true) or run (false) the queue; a declared queue runs by default.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] resume_trigger: Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
@@ -63,7 +63,7 @@ class MessagingQueueArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         """
         return pulumi.get(self, "region")
 
@@ -141,7 +141,7 @@ class MessagingQueue(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] parallelism: Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
         :param pulumi.Input[_builtins.bool] paused: Pause (true) or run (false) the queue; a declared queue runs by default.
         :param pulumi.Input[_builtins.str] queue: The queue's name.
-        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[_builtins.str] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] resume_trigger: Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """

@@ -28,8 +28,8 @@ class SearchIndexArgs:
         """
         The set of arguments for constructing a SearchIndex resource.
 
-        :param pulumi.Input[_builtins.str] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
-        :param pulumi.Input[_builtins.str] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+        :param pulumi.Input[_builtins.str] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
+        :param pulumi.Input[_builtins.str] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
         :param pulumi.Input[_builtins.str] adopt: Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
         :param pulumi.Input[_builtins.str] name: 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
@@ -47,7 +47,7 @@ class SearchIndexArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[_builtins.str]:
         """
-        Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+        Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
         """
         return pulumi.get(self, "region")
 
@@ -59,7 +59,7 @@ class SearchIndexArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[_builtins.str]:
         """
-        Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+        Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
         """
         return pulumi.get(self, "type")
 
@@ -123,9 +123,9 @@ class SearchIndex(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
         :param pulumi.Input[_builtins.str] name: 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
-        :param pulumi.Input[_builtins.str] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+        :param pulumi.Input[_builtins.str] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
-        :param pulumi.Input[_builtins.str] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+        :param pulumi.Input[_builtins.str] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
         """
         ...
     @overload

@@ -1,10 +1,11 @@
 /**
- * The functions (`provider/functions/getX`) as the plugin's invokes: each one's arguments as a
- * zod schema made of the same field schemas the function validates with, its result as the
+ * Every function the package serves, each declared once here: the one list the plugin's Invoke
+ * (plugin/invokes.ts) and the schema derive from. Each one's arguments are a zod schema made of
+ * the same field schemas the TypeScript function validates with (args.ts), its result the
  * record schema the API client parses the service's answer with (camelCased where the function
- * camelCases), and the very function the TypeScript package exports, which serves the invoke
- * (invokes.ts). A result that is a list is served as `{ items: [...] }`: Pulumi's functions return
- * objects. A record's tokens are secret fields.
+ * camelCases), and it is served by the very function the TypeScript package exports. A result
+ * that is a list is served as `{ items: [...] }`: Pulumi's functions return objects. A record's
+ * tokens are secret fields.
  */
 import { z } from "zod";
 import {
@@ -19,11 +20,11 @@ import {
   SearchStats,
   camelKey,
 } from "../api/schemas";
-import * as fn from "../functions";
-import * as fnArgs from "../functions/args";
-import type { Same } from "./sameShape";
+import * as fn from ".";
+import * as fnArgs from "./args";
+import type { Same } from "../sameShape";
 
-export interface PluginFunction {
+export interface FunctionDeclaration {
   /** The function's name: the token is `mgmt:index:<name>`. */
   name: string;
   description: string;
@@ -39,7 +40,7 @@ export interface PluginFunction {
 function served<A extends z.ZodObject>(
   args: A,
   run: (parsed: z.output<A>) => Promise<unknown>,
-): Pick<PluginFunction, "args" | "run"> {
+): Pick<FunctionDeclaration, "args" | "run"> {
   return { args, run: (raw) => run(args.parse(raw)) };
 }
 
@@ -85,7 +86,7 @@ const GetGlobalParallelismArgs = fnArgs.globalParallelismArgs;
 const StatsArgs = fnArgs.statsArgs;
 const noArgs = fnArgs.noArgs;
 
-export const PLUGIN_FUNCTIONS: readonly PluginFunction[] = [
+export const FUNCTIONS: readonly FunctionDeclaration[] = [
   {
     name: "getSearchIndex",
     description:

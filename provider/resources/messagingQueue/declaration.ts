@@ -1,0 +1,23 @@
+/** MessagingQueue, declared once (declare.ts): both doors, the schema and the docs derive from this. */
+import { declareResource } from "../declare";
+import { APIS, messagingQueueProvider } from "./provider";
+import { QueueInputs, QueueOutputsSchema, queueId } from "./schema";
+
+export const messagingQueue = declareResource({
+  type: "MessagingQueue",
+  module: "messagingQueue",
+  description: "A queue of a messaging account: declared (created, parallelism) or only paused and resumed.",
+  inputs: QueueInputs,
+  outputs: QueueOutputsSchema,
+  internalInputs: ["before"],
+  apis: APIS,
+  provider: messagingQueueProvider,
+  takeover: (inputs) => ({ id: queueId({ region: inputs.region, queue: inputs.queue }), name: inputs.queue }),
+  typescript: {
+    interfaces: [
+      ["resources/messagingCalls", "ActionTargetArgs"],
+      ["resources/messagingQueue/messagingQueue", "QueueSpec"],
+    ],
+    renamed: { queue: "name" },
+  },
+});
