@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { flowControlKeyFields } from "../resources/flowControlKey/schema";
-import { region, token } from "../resources/messagingCalls";
+import { region, token } from "../resources/messagingFields";
 import { queueFields } from "../resources/messagingQueue/schema";
 
 import type { TypeScriptInterface } from "../resources/declare";
@@ -69,7 +69,7 @@ export const messagingControls = {
   inputs: ControlsInputs,
   typescript: {
     interfaces: [
-      ["resources/messagingCalls", "ActionTargetArgs"],
+      ["resources/messagingFields", "ActionTargetArgs"],
       ["resources/messagingControls", "MessagingControlsArgs"],
     ] as const satisfies readonly TypeScriptInterface[],
   },

@@ -42,7 +42,7 @@ export async function withBefore<B>(
       return { inputs: result.inputs, failures: [{ property: before.property, reason: before.reason }] };
     return before === undefined ? result : { inputs: { ...result.inputs, before } };
   } catch (err) {
-    // A token of another region's account: the preview fails, naming both regions (messagingCalls.ts).
+    // A token of another region's account: the preview fails, naming both regions (messagingFields.ts).
     const failure = regionFailureOf(err);
     return failure ? { inputs: result.inputs, failures: [failure] } : result;
   }

@@ -11,7 +11,8 @@ import type * as Pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { UserError } from "../userError";
 import { flowControlKeyFields } from "./flowControlKey/schema";
-import { region, token, withoutUndefined } from "./messagingCalls";
+import { region, token } from "./messagingFields";
+import { withoutUndefined } from "../withoutUndefined";
 import { queueFields } from "./messagingQueue/schema";
 import { rootSdk } from "../rootSdk";
 

@@ -10,7 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { composeControls, validateArgs, type KeyState, type QueueState } from "./controlsComposition";
 import { FlowControlKey, type FlowControlKeySpec } from "./flowControlKey/flowControlKey";
-import type { ActionTargetArgs } from "./messagingCalls";
+import type { ActionTargetArgs } from "./messagingFields";
 import { MessagingQueue, type QueueSpec } from "./messagingQueue/messagingQueue";
 import { checkProgramSettings } from "./serializedProvider";
 

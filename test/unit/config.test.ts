@@ -14,7 +14,7 @@ import {
 } from "../../provider/api/errors";
 import { UserError } from "../../provider/userError";
 import { isStacklessErrorEcho } from "../../provider/hostEcho";
-import { act } from "../../provider/resources/messagingCalls";
+import { act } from "../../provider/resources/messagingActions";
 
 describe("settings", () => {
   test("Pulumi config wins over the environment; defaults fill the rest", () => {

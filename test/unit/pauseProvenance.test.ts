@@ -1,4 +1,4 @@
-import { pauseChanged } from "../../provider/resources/messagingCalls";
+import { pauseChanged } from "../../provider/resources/pauseProvenance";
 
 test("a pause change is recorded as the stack's, and undoing its own change clears the record", () => {
   expect(pauseChanged({}, true)).toEqual({ pausedByStack: true });

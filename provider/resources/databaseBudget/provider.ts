@@ -4,7 +4,7 @@
  */
 import type { DatabaseRecord } from "../../api/schemas";
 import { budgetProvider } from "../budget";
-import { withoutUndefined } from "../messagingCalls";
+import { withoutUndefined } from "../../withoutUndefined";
 import { Inputs, type DatabaseBudgetOutputs } from "./schema";
 
 export const databaseBudgetProvider = budgetProvider<DatabaseRecord, Inputs, DatabaseBudgetOutputs>(

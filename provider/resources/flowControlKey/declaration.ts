@@ -15,7 +15,7 @@ export const flowControlKey = declareResource({
   takeover: (inputs) => ({ id: keyId({ region: inputs.region, key: inputs.key }), name: inputs.key }),
   typescript: {
     interfaces: [
-      ["resources/messagingCalls", "ActionTargetArgs"],
+      ["resources/messagingFields", "ActionTargetArgs"],
       ["resources/flowControlKey/flowControlKey", "FlowControlKeySpec"],
     ],
   },

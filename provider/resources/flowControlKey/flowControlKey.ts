@@ -3,7 +3,7 @@
  * with it (pause, pin, reset, and what destroy gives back) is in provider.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { secretOrUndefined, type ActionTargetArgs } from "../messagingCalls";
+import { secretOrUndefined, type ActionTargetArgs } from "../messagingFields";
 import { providerFor } from "../serializedProvider";
 import { flowControlKey } from "./declaration";
 

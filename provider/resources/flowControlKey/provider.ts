@@ -24,15 +24,10 @@ import type { FlowControlInfo, MessagingRegion, PinQuery } from "../../api/schem
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
-import {
-  act,
-  regionProblem,
-  isNewTrigger,
-  keyLabel,
-  pauseChanged,
-  tokenIdentityOf,
-  withoutUndefined,
-} from "../messagingCalls";
+import { act, regionProblem, keyLabel, tokenIdentityOf } from "../messagingActions";
+import { isNewTrigger } from "../messagingFields";
+import { pauseChanged } from "../pauseProvenance";
+import { withoutUndefined } from "../../withoutUndefined";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import type { Api } from "../../api/endpoints";

@@ -5,15 +5,9 @@
 import { z } from "zod";
 import type { Same } from "../../sameShape";
 import { flowControlKey } from "../../api/schemas";
-import {
-  flag,
-  identityOutputs,
-  region,
-  token,
-  trigger,
-  withoutUndefined,
-  type PauseProvenance,
-} from "../messagingCalls";
+import { flag, identityOutputs, region, token, trigger } from "../messagingFields";
+import { withoutUndefined } from "../../withoutUndefined";
+import { type PauseProvenance } from "../pauseProvenance";
 
 const limit = (unit: string) =>
   z.number({ error: "must be a number" }).int(`must be a whole number of ${unit}`).min(1, "must be at least 1");

@@ -4,7 +4,7 @@
  */
 import type { MessagingAccountRecord } from "../../api/schemas";
 import { budgetProvider } from "../budget";
-import { withoutUndefined } from "../messagingCalls";
+import { withoutUndefined } from "../../withoutUndefined";
 import { Inputs, type MessagingBudgetOutputs } from "./schema";
 
 export const messagingBudgetProvider = budgetProvider<MessagingAccountRecord, Inputs, MessagingBudgetOutputs>(

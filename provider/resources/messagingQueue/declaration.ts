@@ -15,7 +15,7 @@ export const messagingQueue = declareResource({
   takeover: (inputs) => ({ id: queueId({ region: inputs.region, queue: inputs.queue }), name: inputs.queue }),
   typescript: {
     interfaces: [
-      ["resources/messagingCalls", "ActionTargetArgs"],
+      ["resources/messagingFields", "ActionTargetArgs"],
       ["resources/messagingQueue/messagingQueue", "QueueSpec"],
     ],
     renamed: { queue: "name" },

@@ -3,7 +3,7 @@
  * with it, and the two modes (declared, existing), are in provider.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { secretOrUndefined, type ActionTargetArgs } from "../messagingCalls";
+import { secretOrUndefined, type ActionTargetArgs } from "../messagingFields";
 import { providerFor } from "../serializedProvider";
 import { messagingQueue } from "./declaration";
 

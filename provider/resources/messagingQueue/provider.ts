@@ -23,16 +23,10 @@ import type { QueueRecord } from "../../api/schemas";
 import { apiClient } from "../../runtime";
 import { isNewResource, isRecovered, withBefore } from "../before";
 import { believeGone, latestToken, type ManagedObject } from "../identity";
-import {
-  act,
-  regionProblem,
-  isNewTrigger,
-  pauseChanged,
-  queueLabel,
-  tokenIdentityOf,
-  withoutUndefined,
-  type PauseProvenance,
-} from "../messagingCalls";
+import { act, regionProblem, queueLabel, tokenIdentityOf } from "../messagingActions";
+import { isNewTrigger } from "../messagingFields";
+import { pauseChanged, type PauseProvenance } from "../pauseProvenance";
+import { withoutUndefined } from "../../withoutUndefined";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import type { Api } from "../../api/endpoints";

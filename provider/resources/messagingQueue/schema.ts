@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { Same } from "../../sameShape";
 import { queueName, queueParallelism } from "../../api/schemas";
-import { flag, identityOutputs, region, token, trigger, type PauseProvenance } from "../messagingCalls";
+import { flag, identityOutputs, region, token, trigger } from "../messagingFields";
+import { type PauseProvenance } from "../pauseProvenance";
 
 /** The queue as `check` found it before this stack acted (before.ts). */
 export const QueueBefore = z.object({
