@@ -27,8 +27,8 @@ import (
 // program is what a Pulumi program's main would declare.
 func program(ctx *pulumi.Context) error {
 	catalog, err := mgmt.NewSearchIndex(ctx, "catalog", &mgmt.SearchIndexArgs{
-		Region: pulumi.String("eu-west-1"),
-		Type:   pulumi.String("payg"),
+		Region: mgmt.SearchRegionEuWest1,
+		Type:   mgmt.SearchIndexTypePayg,
 	})
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(allowed: T
 export const MESSAGING_REGIONS = ["eu-central-1", "us-east-1"] as const;
 export const MESSAGING_TYPES = ["free", "paid"] as const;
 /** A messaging region, validated strictly (requests). */
-export const messagingRegion = z.enum(MESSAGING_REGIONS);
+export const messagingRegion = z.enum(MESSAGING_REGIONS).meta({ title: "MessagingRegion" });
 
 export type SearchRegion = (typeof SEARCH_REGIONS)[number];
 export type SearchType = (typeof SEARCH_TYPES)[number];

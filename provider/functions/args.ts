@@ -15,8 +15,9 @@ const token = z
   .string({ error: "must be a string" })
   .optional()
   .meta({ description: "The messaging token (default: `mgmt:messagingToken`).", secret: true });
-const region = oneOf(MESSAGING_REGIONS).meta({ description: "The account's region." });
+const region = oneOf(MESSAGING_REGIONS).meta({ title: "MessagingRegion", description: "The account's region." });
 const period = oneOf(STATS_PERIODS)
+  .meta({ title: "StatsPeriod" })
   .optional()
   .meta({ description: "The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h." });
 
@@ -26,6 +27,7 @@ export const messagingAccountArgs = z.object({
   id: id.optional().meta({ description: "The account's id: read with one call (`GET /v2/messaging/user/:id`)." }),
   region: region.optional().meta({ description: "Without `id`: the first active account in this region." }),
   type: oneOf(MESSAGING_TYPES)
+    .meta({ title: "MessagingAccountType" })
     .optional()
     .meta({ description: "With `region`: the first active account of this type; default: the first active one." }),
 });

@@ -25,8 +25,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 function sealed(value: unknown, type: TypeSpec, types: Types): unknown {
   if (type.type === "array" && type.items && Array.isArray(value))
     return value.map((item) => sealed(item, type.items!, types));
-  const ref = type.$ref?.replace(/^#\/types\//, "");
-  return ref && types[ref] && isRecord(value) ? sealedFields(value, types[ref].properties, types) : value;
+  const named = types[type.$ref?.replace(/^#\/types\//, "") ?? ""];
+  return named && "properties" in named && isRecord(value) ? sealedFields(value, named.properties, types) : value;
 }
 
 function sealedFields(value: Record<string, unknown>, properties: Record<string, PropertySpec>, types: Types) {

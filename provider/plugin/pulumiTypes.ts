@@ -4,8 +4,9 @@
  *
  * Pulumi's schema is a JSON Schema dialect with named object types: an object with properties
  * becomes a type of its own under `types` (named by where it appears), one without becomes a map
- * or Any, and string enums stay strings (their values listed in the description) so that a
- * value the service reports later is still readable.
+ * or Any. A string enum a user writes (an input) becomes an enum type of its own, named by its
+ * schema's `title` (`MessagingRegion`); one the service reports (an output) stays a string, its
+ * values listed in the description, so that a value the service adds later is still readable.
  */
 import { z } from "zod";
 
@@ -27,6 +28,11 @@ export interface ObjectTypeSpec {
   properties: Record<string, PropertySpec>;
   required?: string[];
 }
+/** A string enum type: its values, each with a name the SDKs make a constant of. */
+export interface EnumTypeSpec {
+  type: "string";
+  enum: { value: string; name: string }[];
+}
 
 /** The subset of JSON Schema z.toJSONSchema writes for the shapes this package uses. */
 interface JsonSchema {
@@ -39,6 +45,7 @@ interface JsonSchema {
   additionalProperties?: JsonSchema | boolean;
   anyOf?: JsonSchema[];
   description?: string;
+  title?: string;
   secret?: boolean;
 }
 
@@ -60,12 +67,34 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSch
   return z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline" }) as JsonSchema;
 }
 
-/** Collects the named object types a resource's properties need, under `types`. */
-export class TypeCollector {
-  readonly types: Record<string, ObjectTypeSpec> = {};
+/** An enum value's constant name in the SDKs: `eu-west-1` → `EuWest1`, `1h` → `Value1h`. */
+const constantName = (value: string) => {
+  const name = value.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, __: string, c: string) => c.toUpperCase());
+  return /^[A-Za-z]/.test(name) ? name : `Value${name}`;
+};
 
-  /** A Pulumi object type (`properties`, `required`) from a JSON Schema object; nested objects become named types `<name><Property>`. */
-  objectType(name: string, schema: JsonSchema): ObjectTypeSpec {
+/** Collects the named object and enum types a resource's properties need, under `types`. */
+export class TypeCollector {
+  readonly types: Record<string, ObjectTypeSpec | EnumTypeSpec> = {};
+  /** True while collecting inputs: their string enums become enum types. */
+  private enums = false;
+
+  /**
+   * A Pulumi object type (`properties`, `required`) from a JSON Schema object; nested objects
+   * become named types `<name><Property>`. `io`: whether a user writes it (its enums become
+   * enum types) or the service reports it.
+   */
+  objectType(name: string, schema: JsonSchema, io: "input" | "output" = "output"): ObjectTypeSpec {
+    const outer = this.enums;
+    this.enums = io === "input";
+    try {
+      return this.object(name, schema);
+    } finally {
+      this.enums = outer;
+    }
+  }
+
+  private object(name: string, schema: JsonSchema): ObjectTypeSpec {
     const properties: Record<string, PropertySpec> = {};
     for (const [key, prop] of Object.entries(schema.properties ?? {}))
       properties[key] = this.property(`${name}${pascal(key)}`, prop);
@@ -79,7 +108,10 @@ export class TypeCollector {
     const spec: PropertySpec = this.typeOf(name, schema);
     const description = [
       schema.description,
-      schema.enum ? `One of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}.` : undefined,
+      // An enum type lists its values itself.
+      schema.enum && !(this.enums && schema.type === "string")
+        ? `One of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}.`
+        : undefined,
     ]
       .filter(Boolean)
       .join(" ");
@@ -97,6 +129,7 @@ export class TypeCollector {
       );
     switch (schema.type) {
       case "string":
+        return this.enums && schema.enum ? this.enumType(schema.title ?? name, schema.enum) : { type: "string" };
       case "number":
       case "integer":
       case "boolean":
@@ -105,7 +138,7 @@ export class TypeCollector {
         return { type: "array", items: schema.items ? this.typeOf(name, schema.items) : ANY };
       case "object":
         if (schema.properties && Object.keys(schema.properties).length > 0) {
-          this.types[token(name)] = this.objectType(name, schema);
+          this.types[token(name)] = this.object(name, schema);
           return { $ref: `#/types/${token(name)}` };
         }
         if (typeof schema.additionalProperties === "object")
@@ -114,6 +147,19 @@ export class TypeCollector {
       default:
         return ANY;
     }
+  }
+
+  /** The enum type `name`, made on its first use; the same name for other values is a mistake in the schemas. */
+  private enumType(name: string, values: unknown[]): TypeSpec {
+    const spec: EnumTypeSpec = {
+      type: "string",
+      enum: values.map((v) => ({ value: String(v), name: constantName(String(v)) })),
+    };
+    const known = this.types[token(name)];
+    if (known && JSON.stringify(known) !== JSON.stringify(spec))
+      throw new Error(`two enums are titled ${name}: give each its own title`);
+    this.types[token(name)] = spec;
+    return { $ref: `#/types/${token(name)}` };
   }
 
   private union(name: string, members: JsonSchema[]): TypeSpec {

@@ -7,7 +7,15 @@ import { z } from "zod";
 import { SETTINGS_KEYS } from "../config";
 import { CONTROLS_DESCRIPTION, CONTROLS_NAME, ControlsInputs, ControlsOutputs } from "./component";
 import { FUNCTIONS } from "../functions/all";
-import { PACKAGE, TypeCollector, jsonSchemaOf, token, type ObjectTypeSpec, type PropertySpec } from "./pulumiTypes";
+import {
+  PACKAGE,
+  TypeCollector,
+  jsonSchemaOf,
+  token,
+  type EnumTypeSpec,
+  type ObjectTypeSpec,
+  type PropertySpec,
+} from "./pulumiTypes";
 import { RESOURCES } from "../resources/all";
 import type { ResourceDeclaration } from "../resources/declare";
 
@@ -45,7 +53,7 @@ export interface PackageSchema {
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
-  types: Record<string, ObjectTypeSpec>;
+  types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   meta: { supportPack: boolean };
   language: typeof LANGUAGE;
 }
@@ -90,7 +98,7 @@ function resourceSpec(
   const userInputs = z.object(
     Object.fromEntries(Object.entries(inputs.shape).filter(([key]) => !internalInputs.includes(key))),
   );
-  const ins = types.objectType(`${name}Args`, jsonSchemaOf(userInputs, "input"));
+  const ins = types.objectType(`${name}Args`, jsonSchemaOf(userInputs, "input"), "input");
   const outs = types.objectType(name, jsonSchemaOf(outputs, "output"));
   markSecretInputs(ins, outs);
   const spec: ResourceSpec = { description, properties: outs.properties, inputProperties: ins.properties };
@@ -135,7 +143,7 @@ export function packageSchema(pluginDownloadURL: string = PLUGIN_DOWNLOAD_URL): 
   const functions: Record<string, FunctionSpec> = {};
   for (const f of FUNCTIONS) {
     const result = f.list ? z.object({ items: z.array(f.result) }) : f.result;
-    const inputs = types.objectType(`${capitalized(f.name)}Args`, jsonSchemaOf(f.args, "input"));
+    const inputs = types.objectType(`${capitalized(f.name)}Args`, jsonSchemaOf(f.args, "input"), "input");
     const outputs = types.objectType(`${capitalized(f.name)}Result`, jsonSchemaOf(result, "input"));
     functions[token(f.name)] =
       Object.keys(inputs.properties).length > 0

@@ -35,10 +35,10 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetFlowControlKeysArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+        /// Without `token`: read the keys of the user's first active account in this region.
         /// </summary>
         [Input("region")]
-        public string? Region { get; set; }
+        public PulumiMgmt.Mgmt.MessagingRegion? Region { get; set; }
 
         [Input("token")]
         private string? _token;
@@ -61,10 +61,10 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetFlowControlKeysInvokeArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+        /// Without `token`: read the keys of the user's first active account in this region.
         /// </summary>
         [Input("region")]
-        public Input<string>? Region { get; set; }
+        public Input<PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
 
         [Input("token")]
         private Input<string>? _token;

@@ -41,10 +41,10 @@ namespace PulumiMgmt.Mgmt
         public string Id { get; set; } = null!;
 
         /// <summary>
-        /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+        /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
         /// </summary>
         [Input("period")]
-        public string? Period { get; set; }
+        public PulumiMgmt.Mgmt.StatsPeriod? Period { get; set; }
 
         public GetMessagingAccountStatsArgs()
         {
@@ -61,10 +61,10 @@ namespace PulumiMgmt.Mgmt
         public Input<string> Id { get; set; } = null!;
 
         /// <summary>
-        /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+        /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
         /// </summary>
         [Input("period")]
-        public Input<string>? Period { get; set; }
+        public Input<PulumiMgmt.Mgmt.StatsPeriod>? Period { get; set; }
 
         public GetMessagingAccountStatsInvokeArgs()
         {

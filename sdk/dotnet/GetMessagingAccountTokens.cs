@@ -41,16 +41,16 @@ namespace PulumiMgmt.Mgmt
         public string? Id { get; set; }
 
         /// <summary>
-        /// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
+        /// Without `id`: the first active account in this region.
         /// </summary>
         [Input("region")]
-        public string? Region { get; set; }
+        public PulumiMgmt.Mgmt.MessagingRegion? Region { get; set; }
 
         /// <summary>
-        /// With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+        /// With `region`: the first active account of this type; default: the first active one.
         /// </summary>
         [Input("type")]
-        public string? Type { get; set; }
+        public PulumiMgmt.Mgmt.MessagingAccountType? Type { get; set; }
 
         public GetMessagingAccountTokensArgs()
         {
@@ -67,16 +67,16 @@ namespace PulumiMgmt.Mgmt
         public Input<string>? Id { get; set; }
 
         /// <summary>
-        /// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
+        /// Without `id`: the first active account in this region.
         /// </summary>
         [Input("region")]
-        public Input<string>? Region { get; set; }
+        public Input<PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
 
         /// <summary>
-        /// With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+        /// With `region`: the first active account of this type; default: the first active one.
         /// </summary>
         [Input("type")]
-        public Input<string>? Type { get; set; }
+        public Input<PulumiMgmt.Mgmt.MessagingAccountType>? Type { get; set; }
 
         public GetMessagingAccountTokensInvokeArgs()
         {

@@ -41,10 +41,10 @@ namespace PulumiMgmt.Mgmt
         public string Name { get; set; } = null!;
 
         /// <summary>
-        /// The account's region. One of "eu-central-1", "us-east-1".
+        /// The account's region.
         /// </summary>
         [Input("region", required: true)]
-        public string Region { get; set; } = null!;
+        public PulumiMgmt.Mgmt.MessagingRegion Region { get; set; }
 
         [Input("token")]
         private string? _token;
@@ -73,10 +73,10 @@ namespace PulumiMgmt.Mgmt
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// The account's region. One of "eu-central-1", "us-east-1".
+        /// The account's region.
         /// </summary>
         [Input("region", required: true)]
-        public Input<string> Region { get; set; } = null!;
+        public Input<PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
 
         [Input("token")]
         private Input<string>? _token;

@@ -35,10 +35,10 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetQueuesArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// The account's region. One of "eu-central-1", "us-east-1".
+        /// The account's region.
         /// </summary>
         [Input("region", required: true)]
-        public string Region { get; set; } = null!;
+        public PulumiMgmt.Mgmt.MessagingRegion Region { get; set; }
 
         [Input("token")]
         private string? _token;
@@ -61,10 +61,10 @@ namespace PulumiMgmt.Mgmt
     public sealed class GetQueuesInvokeArgs : global::Pulumi.InvokeArgs
     {
         /// <summary>
-        /// The account's region. One of "eu-central-1", "us-east-1".
+        /// The account's region.
         /// </summary>
         [Input("region", required: true)]
-        public Input<string> Region { get; set; } = null!;
+        public Input<PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
 
         [Input("token")]
         private Input<string>? _token;

@@ -151,10 +151,10 @@ namespace PulumiMgmt.Mgmt
         public Input<string> Queue { get; set; } = null!;
 
         /// <summary>
-        /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
+        /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         /// </summary>
         [Input("region", required: true)]
-        public Input<string> Region { get; set; } = null!;
+        public Input<PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
 
         /// <summary>
         /// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).

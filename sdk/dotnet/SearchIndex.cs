@@ -142,10 +142,10 @@ namespace PulumiMgmt.Mgmt
         public Input<string>? Name { get; set; }
 
         /// <summary>
-        /// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
+        /// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
         /// </summary>
         [Input("region", required: true)]
-        public Input<string> Region { get; set; } = null!;
+        public Input<PulumiMgmt.Mgmt.SearchRegion> Region { get; set; } = null!;
 
         /// <summary>
         /// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
@@ -154,10 +154,10 @@ namespace PulumiMgmt.Mgmt
         public Input<string>? TokenRotation { get; set; }
 
         /// <summary>
-        /// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
+        /// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         /// </summary>
         [Input("type", required: true)]
-        public Input<string> Type { get; set; } = null!;
+        public Input<PulumiMgmt.Mgmt.SearchIndexType> Type { get; set; } = null!;
 
         public SearchIndexArgs()
         {

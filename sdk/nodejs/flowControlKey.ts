@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -146,9 +147,9 @@ export interface FlowControlKeyArgs {
      */
     pin?: pulumi.Input<inputs.FlowControlKeyArgsPinArgs | undefined>;
     /**
-     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
+     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
-    region: pulumi.Input<string>;
+    region: pulumi.Input<enums.MessagingRegion>;
     /**
      * Change the value to reset the key's rate once (for example a date or an incident id).
      */

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -20,9 +21,9 @@ export function getFlowControlKeys(args?: GetFlowControlKeysArgs, opts?: pulumi.
 
 export interface GetFlowControlKeysArgs {
     /**
-     * Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+     * Without `token`: read the keys of the user's first active account in this region.
      */
-    region?: string;
+    region?: enums.MessagingRegion;
     /**
      * The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
      */
@@ -46,9 +47,9 @@ export function getFlowControlKeysOutput(args?: GetFlowControlKeysOutputArgs, op
 
 export interface GetFlowControlKeysOutputArgs {
     /**
-     * Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+     * Without `token`: read the keys of the user's first active account in this region.
      */
-    region?: pulumi.Input<string | undefined>;
+    region?: pulumi.Input<enums.MessagingRegion | undefined>;
     /**
      * The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
      */

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -25,13 +26,13 @@ export interface GetMessagingAccountArgs {
      */
     id?: string;
     /**
-     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region.
      */
-    region?: string;
+    region?: enums.MessagingRegion;
     /**
-     * With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+     * With `region`: the first active account of this type; default: the first active one.
      */
-    type?: string;
+    type?: enums.MessagingAccountType;
 }
 
 export interface GetMessagingAccountResult {
@@ -89,11 +90,11 @@ export interface GetMessagingAccountOutputArgs {
      */
     id?: pulumi.Input<string | undefined>;
     /**
-     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region.
      */
-    region?: pulumi.Input<string | undefined>;
+    region?: pulumi.Input<enums.MessagingRegion | undefined>;
     /**
-     * With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+     * With `region`: the first active account of this type; default: the first active one.
      */
-    type?: pulumi.Input<string | undefined>;
+    type?: pulumi.Input<enums.MessagingAccountType | undefined>;
 }

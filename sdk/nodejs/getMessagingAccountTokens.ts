@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -23,13 +26,13 @@ export interface GetMessagingAccountTokensArgs {
      */
     id?: string;
     /**
-     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region.
      */
-    region?: string;
+    region?: enums.MessagingRegion;
     /**
-     * With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+     * With `region`: the first active account of this type; default: the first active one.
      */
-    type?: string;
+    type?: enums.MessagingAccountType;
 }
 
 export interface GetMessagingAccountTokensResult {
@@ -55,11 +58,11 @@ export interface GetMessagingAccountTokensOutputArgs {
      */
     id?: pulumi.Input<string | undefined>;
     /**
-     * Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
+     * Without `id`: the first active account in this region.
      */
-    region?: pulumi.Input<string | undefined>;
+    region?: pulumi.Input<enums.MessagingRegion | undefined>;
     /**
-     * With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+     * With `region`: the first active account of this type; default: the first active one.
      */
-    type?: pulumi.Input<string | undefined>;
+    type?: pulumi.Input<enums.MessagingAccountType | undefined>;
 }

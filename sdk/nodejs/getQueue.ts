@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -22,9 +25,9 @@ export interface GetQueueArgs {
      */
     name: string;
     /**
-     * The account's region. One of "eu-central-1", "us-east-1".
+     * The account's region.
      */
-    region: string;
+    region: enums.MessagingRegion;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */
@@ -57,9 +60,9 @@ export interface GetQueueOutputArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * The account's region. One of "eu-central-1", "us-east-1".
+     * The account's region.
      */
-    region: pulumi.Input<string>;
+    region: pulumi.Input<enums.MessagingRegion>;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */

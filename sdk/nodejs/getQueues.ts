@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -19,9 +20,9 @@ export function getQueues(args: GetQueuesArgs, opts?: pulumi.InvokeOptions): Pro
 
 export interface GetQueuesArgs {
     /**
-     * The account's region. One of "eu-central-1", "us-east-1".
+     * The account's region.
      */
-    region: string;
+    region: enums.MessagingRegion;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */
@@ -44,9 +45,9 @@ export function getQueuesOutput(args: GetQueuesOutputArgs, opts?: pulumi.InvokeO
 
 export interface GetQueuesOutputArgs {
     /**
-     * The account's region. One of "eu-central-1", "us-east-1".
+     * The account's region.
      */
-    region: pulumi.Input<string>;
+    region: pulumi.Input<enums.MessagingRegion>;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */

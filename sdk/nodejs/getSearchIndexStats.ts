@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -23,9 +24,9 @@ export interface GetSearchIndexStatsArgs {
      */
     id: string;
     /**
-     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
      */
-    period?: string;
+    period?: enums.StatsPeriod;
 }
 
 export interface GetSearchIndexStatsResult {
@@ -67,7 +68,7 @@ export interface GetSearchIndexStatsOutputArgs {
      */
     id: pulumi.Input<string>;
     /**
-     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+     * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
      */
-    period?: pulumi.Input<string | undefined>;
+    period?: pulumi.Input<enums.StatsPeriod | undefined>;
 }

@@ -126,6 +126,9 @@ export const SearchIndex: typeof import("./searchIndex").SearchIndex = null as a
 utilities.lazyLoad(exports, ["SearchIndex"], () => require("./searchIndex"));
 
 
+// Export enums:
+export * from "./types/enums";
+
 // Export sub-modules:
 import * as config from "./config";
 import * as types from "./types";

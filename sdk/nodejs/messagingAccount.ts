@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -136,9 +139,9 @@ export interface MessagingAccountArgs {
      */
     accountId: pulumi.Input<string>;
     /**
-     * `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's. One of "paid", "fixed_1m", "fixed_10m", "fixed_100m".
+     * `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
      */
-    plan?: pulumi.Input<string | undefined>;
+    plan?: pulumi.Input<enums.MessagingPlan | undefined>;
     /**
      * Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
      */

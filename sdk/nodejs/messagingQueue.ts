@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -146,9 +147,9 @@ export interface MessagingQueueArgs {
      */
     queue: pulumi.Input<string>;
     /**
-     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
+     * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
-    region: pulumi.Input<string>;
+    region: pulumi.Input<enums.MessagingRegion>;
     /**
      * Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
      */

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -139,15 +140,15 @@ export interface SearchIndexArgs {
      */
     name?: pulumi.Input<string | undefined>;
     /**
-     * Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
+     * Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
      */
-    region: pulumi.Input<string>;
+    region: pulumi.Input<enums.SearchRegion>;
     /**
      * Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
      */
     tokenRotation?: pulumi.Input<string | undefined>;
     /**
-     * Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
+     * Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
      */
-    type: pulumi.Input<string>;
+    type: pulumi.Input<enums.SearchIndexType>;
 }

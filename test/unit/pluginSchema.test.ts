@@ -144,7 +144,8 @@ test("a function's answer keeps every token secret: the records' token fields, i
     for (const [key, p] of Object.entries(properties)) {
       if (/token/i.test(key)) tokenFields.push([fn, key, p.secret === true]);
       const ref = (p.$ref ?? p.items?.$ref)?.replace("#/types/", "");
-      if (ref) visit(fn, schema.types[ref].properties);
+      const named = ref ? schema.types[ref] : undefined;
+      if (named && "properties" in named) visit(fn, named.properties);
     }
   };
   for (const [fn, f] of Object.entries(schema.functions)) visit(fn, f.outputs.properties);

@@ -26,6 +26,7 @@ export const Inputs = z.object({
     })
     .optional()
     .meta({
+      title: "MessagingPlan",
       description:
         "`paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.",
     }),

@@ -19,6 +19,7 @@ export const Inputs = z.object({
       "1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.",
   }),
   region: z.enum(SEARCH_REGIONS).meta({
+    title: "SearchRegion",
     description: "Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.",
   }),
   // Only what can be created is allowed (a bad value's message lists just these); the service's
@@ -30,7 +31,10 @@ export const Inputs = z.object({
           ? `"fixed" is not currently available; use one of ${AVAILABLE_SEARCH_TYPES.map((t) => `"${t}"`).join(", ")}`
           : undefined,
     })
-    .meta({ description: "Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan)." }),
+    .meta({
+      title: "SearchIndexType",
+      description: "Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).",
+    }),
   adopt: z.string().min(1, "must not be empty (give an index id or name, or leave adopt out)").optional().meta({
     description:
       "Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.",

@@ -99,8 +99,8 @@ type flowControlKeyArgs struct {
 	Paused *bool `pulumi:"paused"`
 	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 	Pin *FlowControlKeyArgsPin `pulumi:"pin"`
-	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
-	Region string `pulumi:"region"`
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region MessagingRegion `pulumi:"region"`
 	// Change the value to reset the key's rate once (for example a date or an incident id).
 	ResetRateTrigger interface{} `pulumi:"resetRateTrigger"`
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
@@ -115,8 +115,8 @@ type FlowControlKeyArgs struct {
 	Paused pulumi.BoolPtrInput
 	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 	Pin FlowControlKeyArgsPinPtrInput
-	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
-	Region pulumi.StringInput
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region MessagingRegionInput
 	// Change the value to reset the key's rate once (for example a date or an incident id).
 	ResetRateTrigger pulumi.Input
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.

@@ -23,8 +23,8 @@ func GetFlowControlKeys(ctx *pulumi.Context, args *GetFlowControlKeysArgs, opts 
 }
 
 type GetFlowControlKeysArgs struct {
-	// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
-	Region *string `pulumi:"region"`
+	// Without `token`: read the keys of the user's first active account in this region.
+	Region *MessagingRegion `pulumi:"region"`
 	// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
 	Token *string `pulumi:"token"`
 }
@@ -43,8 +43,8 @@ func GetFlowControlKeysOutput(ctx *pulumi.Context, args GetFlowControlKeysOutput
 }
 
 type GetFlowControlKeysOutputArgs struct {
-	// Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
-	Region pulumi.StringPtrInput `pulumi:"region"`
+	// Without `token`: read the keys of the user's first active account in this region.
+	Region MessagingRegionPtrInput `pulumi:"region"`
 	// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }

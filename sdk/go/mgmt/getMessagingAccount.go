@@ -25,10 +25,10 @@ func LookupMessagingAccount(ctx *pulumi.Context, args *LookupMessagingAccountArg
 type LookupMessagingAccountArgs struct {
 	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id *string `pulumi:"id"`
-	// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
-	Region *string `pulumi:"region"`
-	// With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
-	Type *string `pulumi:"type"`
+	// Without `id`: the first active account in this region.
+	Region *MessagingRegion `pulumi:"region"`
+	// With `region`: the first active account of this type; default: the first active one.
+	Type *MessagingAccountType `pulumi:"type"`
 }
 
 type LookupMessagingAccountResult struct {
@@ -80,10 +80,10 @@ func LookupMessagingAccountOutput(ctx *pulumi.Context, args LookupMessagingAccou
 type LookupMessagingAccountOutputArgs struct {
 	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id pulumi.StringPtrInput `pulumi:"id"`
-	// Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
-	Region pulumi.StringPtrInput `pulumi:"region"`
-	// With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
-	Type pulumi.StringPtrInput `pulumi:"type"`
+	// Without `id`: the first active account in this region.
+	Region MessagingRegionPtrInput `pulumi:"region"`
+	// With `region`: the first active account of this type; default: the first active one.
+	Type MessagingAccountTypePtrInput `pulumi:"type"`
 }
 
 func (LookupMessagingAccountOutputArgs) ElementType() reflect.Type {

@@ -25,8 +25,8 @@ func GetMessagingAccountStats(ctx *pulumi.Context, args *GetMessagingAccountStat
 type GetMessagingAccountStatsArgs struct {
 	// The object's id.
 	Id string `pulumi:"id"`
-	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
-	Period *string `pulumi:"period"`
+	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+	Period *StatsPeriod `pulumi:"period"`
 }
 
 type GetMessagingAccountStatsResult struct {
@@ -53,8 +53,8 @@ func GetMessagingAccountStatsOutput(ctx *pulumi.Context, args GetMessagingAccoun
 type GetMessagingAccountStatsOutputArgs struct {
 	// The object's id.
 	Id pulumi.StringInput `pulumi:"id"`
-	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
-	Period pulumi.StringPtrInput `pulumi:"period"`
+	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+	Period StatsPeriodPtrInput `pulumi:"period"`
 }
 
 func (GetMessagingAccountStatsOutputArgs) ElementType() reflect.Type {

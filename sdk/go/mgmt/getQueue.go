@@ -25,8 +25,8 @@ func GetQueue(ctx *pulumi.Context, args *GetQueueArgs, opts ...pulumi.InvokeOpti
 type GetQueueArgs struct {
 	// The queue's name.
 	Name string `pulumi:"name"`
-	// The account's region. One of "eu-central-1", "us-east-1".
-	Region string `pulumi:"region"`
+	// The account's region.
+	Region MessagingRegion `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
@@ -52,8 +52,8 @@ func GetQueueOutput(ctx *pulumi.Context, args GetQueueOutputArgs, opts ...pulumi
 type GetQueueOutputArgs struct {
 	// The queue's name.
 	Name pulumi.StringInput `pulumi:"name"`
-	// The account's region. One of "eu-central-1", "us-east-1".
-	Region pulumi.StringInput `pulumi:"region"`
+	// The account's region.
+	Region MessagingRegionInput `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }

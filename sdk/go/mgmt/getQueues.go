@@ -23,8 +23,8 @@ func GetQueues(ctx *pulumi.Context, args *GetQueuesArgs, opts ...pulumi.InvokeOp
 }
 
 type GetQueuesArgs struct {
-	// The account's region. One of "eu-central-1", "us-east-1".
-	Region string `pulumi:"region"`
+	// The account's region.
+	Region MessagingRegion `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
@@ -43,8 +43,8 @@ func GetQueuesOutput(ctx *pulumi.Context, args GetQueuesOutputArgs, opts ...pulu
 }
 
 type GetQueuesOutputArgs struct {
-	// The account's region. One of "eu-central-1", "us-east-1".
-	Region pulumi.StringInput `pulumi:"region"`
+	// The account's region.
+	Region MessagingRegionInput `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }

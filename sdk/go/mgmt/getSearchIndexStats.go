@@ -25,8 +25,8 @@ func GetSearchIndexStats(ctx *pulumi.Context, args *GetSearchIndexStatsArgs, opt
 type GetSearchIndexStatsArgs struct {
 	// The object's id.
 	Id string `pulumi:"id"`
-	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
-	Period *string `pulumi:"period"`
+	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+	Period *StatsPeriod `pulumi:"period"`
 }
 
 type GetSearchIndexStatsResult struct {
@@ -64,8 +64,8 @@ func GetSearchIndexStatsOutput(ctx *pulumi.Context, args GetSearchIndexStatsOutp
 type GetSearchIndexStatsOutputArgs struct {
 	// The object's id.
 	Id pulumi.StringInput `pulumi:"id"`
-	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
-	Period pulumi.StringPtrInput `pulumi:"period"`
+	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+	Period StatsPeriodPtrInput `pulumi:"period"`
 }
 
 func (GetSearchIndexStatsOutputArgs) ElementType() reflect.Type {

@@ -51,8 +51,8 @@ type messagingControlsArgs struct {
 	FlowControlKeys []MessagingControlsArgsFlowControlKeys `pulumi:"flowControlKeys"`
 	// The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
 	Queues []MessagingControlsArgsQueues `pulumi:"queues"`
-	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
-	Region string `pulumi:"region"`
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region MessagingRegion `pulumi:"region"`
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
 	Token *string `pulumi:"token"`
 }
@@ -63,8 +63,8 @@ type MessagingControlsArgs struct {
 	FlowControlKeys MessagingControlsArgsFlowControlKeysArrayInput
 	// The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
 	Queues MessagingControlsArgsQueuesArrayInput
-	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
-	Region pulumi.StringInput
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region MessagingRegionInput
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
 	Token pulumi.StringPtrInput
 }

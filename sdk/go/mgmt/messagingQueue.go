@@ -99,8 +99,8 @@ type messagingQueueArgs struct {
 	Paused *bool `pulumi:"paused"`
 	// The queue's name.
 	Queue string `pulumi:"queue"`
-	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
-	Region string `pulumi:"region"`
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region MessagingRegion `pulumi:"region"`
 	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 	ResumeTrigger interface{} `pulumi:"resumeTrigger"`
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
@@ -115,8 +115,8 @@ type MessagingQueueArgs struct {
 	Paused pulumi.BoolPtrInput
 	// The queue's name.
 	Queue pulumi.StringInput
-	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address. One of "eu-central-1", "us-east-1".
-	Region pulumi.StringInput
+	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+	Region MessagingRegionInput
 	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 	ResumeTrigger pulumi.Input
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.

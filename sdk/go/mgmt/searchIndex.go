@@ -93,12 +93,12 @@ type searchIndexArgs struct {
 	Adopt *string `pulumi:"adopt"`
 	// 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
 	Name *string `pulumi:"name"`
-	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
-	Region string `pulumi:"region"`
+	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+	Region SearchRegion `pulumi:"region"`
 	// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
 	TokenRotation *string `pulumi:"tokenRotation"`
-	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
-	Type string `pulumi:"type"`
+	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+	Type SearchIndexType `pulumi:"type"`
 }
 
 // The set of arguments for constructing a SearchIndex resource.
@@ -107,12 +107,12 @@ type SearchIndexArgs struct {
 	Adopt pulumi.StringPtrInput
 	// 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
 	Name pulumi.StringPtrInput
-	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index. One of "eu-west-1", "us-central1".
-	Region pulumi.StringInput
+	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+	Region SearchRegionInput
 	// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
 	TokenRotation pulumi.StringPtrInput
-	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan). One of "free", "payg".
-	Type pulumi.StringInput
+	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+	Type SearchIndexTypeInput
 }
 
 func (SearchIndexArgs) ElementType() reflect.Type {

@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from ._enums import *
 from .database_budget import *
 from .flow_control_key import *
 from .get_databases import *

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'GetFlowControlKeysResult',
@@ -44,13 +45,13 @@ class AwaitableGetFlowControlKeysResult(GetFlowControlKeysResult):
             items=self.items)
 
 
-def get_flow_control_keys(region: Optional[_builtins.str] = None,
+def get_flow_control_keys(region: Optional['MessagingRegion'] = None,
                           token: Optional[_builtins.str] = None,
                           opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetFlowControlKeysResult:
     """
     Every flow control key of the account.
 
-    :param _builtins.str region: Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+    :param 'MessagingRegion' region: Without `token`: read the keys of the user's first active account in this region.
     :param _builtins.str token: The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
     """
     __args__ = dict()
@@ -61,13 +62,13 @@ def get_flow_control_keys(region: Optional[_builtins.str] = None,
 
     return AwaitableGetFlowControlKeysResult(
         items=pulumi.get(__ret__, 'items'))
-def get_flow_control_keys_output(region: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_flow_control_keys_output(region: pulumi.Input[Optional[Optional['MessagingRegion']]] = None,
                                  token: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetFlowControlKeysResult]:
     """
     Every flow control key of the account.
 
-    :param _builtins.str region: Without `token`: read the keys of the user's first active account in this region. One of "eu-central-1", "us-east-1".
+    :param 'MessagingRegion' region: Without `token`: read the keys of the user's first active account in this region.
     :param _builtins.str token: The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
     """
     __args__ = dict()

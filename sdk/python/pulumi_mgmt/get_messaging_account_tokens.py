@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'GetMessagingAccountTokensResult',
@@ -53,15 +54,15 @@ class AwaitableGetMessagingAccountTokensResult(GetMessagingAccountTokensResult):
 
 
 def get_messaging_account_tokens(id: Optional[_builtins.str] = None,
-                                 region: Optional[_builtins.str] = None,
-                                 type: Optional[_builtins.str] = None,
+                                 region: Optional['MessagingRegion'] = None,
+                                 type: Optional['MessagingAccountType'] = None,
                                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMessagingAccountTokensResult:
     """
     The tokens of the account getMessagingAccount finds with the same arguments: the result is secret. Keys and queues act with its token.
 
     :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
-    :param _builtins.str region: Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
-    :param _builtins.str type: With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+    :param 'MessagingRegion' region: Without `id`: the first active account in this region.
+    :param 'MessagingAccountType' type: With `region`: the first active account of this type; default: the first active one.
     """
     __args__ = dict()
     __args__['id'] = id
@@ -74,15 +75,15 @@ def get_messaging_account_tokens(id: Optional[_builtins.str] = None,
         read_only_token=pulumi.get(__ret__, 'read_only_token'),
         token=pulumi.get(__ret__, 'token'))
 def get_messaging_account_tokens_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                        region: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                        type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                                        region: pulumi.Input[Optional[Optional['MessagingRegion']]] = None,
+                                        type: pulumi.Input[Optional[Optional['MessagingAccountType']]] = None,
                                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMessagingAccountTokensResult]:
     """
     The tokens of the account getMessagingAccount finds with the same arguments: the result is secret. Keys and queues act with its token.
 
     :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
-    :param _builtins.str region: Without `id`: the first active account in this region. One of "eu-central-1", "us-east-1".
-    :param _builtins.str type: With `region`: the first active account of this type; default: the first active one. One of "free", "paid".
+    :param 'MessagingRegion' region: Without `id`: the first active account in this region.
+    :param 'MessagingAccountType' type: With `region`: the first active account of this type; default: the first active one.
     """
     __args__ = dict()
     __args__['id'] = id

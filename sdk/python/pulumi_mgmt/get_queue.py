@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'GetQueueResult',
@@ -89,14 +90,14 @@ class AwaitableGetQueueResult(GetQueueResult):
 
 
 def get_queue(name: Optional[_builtins.str] = None,
-              region: Optional[_builtins.str] = None,
+              region: Optional['MessagingRegion'] = None,
               token: Optional[_builtins.str] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetQueueResult:
     """
     One queue by name.
 
     :param _builtins.str name: The queue's name.
-    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param 'MessagingRegion' region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
@@ -114,14 +115,14 @@ def get_queue(name: Optional[_builtins.str] = None,
         paused=pulumi.get(__ret__, 'paused'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
 def get_queue_output(name: pulumi.Input[Optional[_builtins.str]] = None,
-                     region: pulumi.Input[Optional[_builtins.str]] = None,
+                     region: pulumi.Input[Optional['MessagingRegion']] = None,
                      token: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetQueueResult]:
     """
     One queue by name.
 
     :param _builtins.str name: The queue's name.
-    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param 'MessagingRegion' region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()

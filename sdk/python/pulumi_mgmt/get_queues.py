@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'GetQueuesResult',
@@ -44,13 +45,13 @@ class AwaitableGetQueuesResult(GetQueuesResult):
             items=self.items)
 
 
-def get_queues(region: Optional[_builtins.str] = None,
+def get_queues(region: Optional['MessagingRegion'] = None,
                token: Optional[_builtins.str] = None,
                opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetQueuesResult:
     """
     Every queue of the account in a region, with its lag.
 
-    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param 'MessagingRegion' region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
@@ -61,13 +62,13 @@ def get_queues(region: Optional[_builtins.str] = None,
 
     return AwaitableGetQueuesResult(
         items=pulumi.get(__ret__, 'items'))
-def get_queues_output(region: pulumi.Input[Optional[_builtins.str]] = None,
+def get_queues_output(region: pulumi.Input[Optional['MessagingRegion']] = None,
                       token: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetQueuesResult]:
     """
     Every queue of the account in a region, with its lag.
 
-    :param _builtins.str region: The account's region. One of "eu-central-1", "us-east-1".
+    :param 'MessagingRegion' region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'GetSearchIndexStatsResult',
@@ -216,13 +217,13 @@ class AwaitableGetSearchIndexStatsResult(GetSearchIndexStatsResult):
 
 
 def get_search_index_stats(id: Optional[_builtins.str] = None,
-                           period: Optional[_builtins.str] = None,
+                           period: Optional['StatsPeriod'] = None,
                            opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSearchIndexStatsResult:
     """
     One index's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param _builtins.str period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+    :param 'StatsPeriod' period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
     """
     __args__ = dict()
     __args__['id'] = id
@@ -252,13 +253,13 @@ def get_search_index_stats(id: Optional[_builtins.str] = None,
         update_throughput=pulumi.get(__ret__, 'update_throughput'),
         vector_count=pulumi.get(__ret__, 'vector_count'))
 def get_search_index_stats_output(id: pulumi.Input[Optional[_builtins.str]] = None,
-                                  period: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                                  period: pulumi.Input[Optional[Optional['StatsPeriod']]] = None,
                                   opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSearchIndexStatsResult]:
     """
     One index's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param _builtins.str period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h. One of "1h", "3h", "12h", "1d", "3d", "7d", "30d".
+    :param 'StatsPeriod' period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
     """
     __args__ = dict()
     __args__['id'] = id

@@ -61,14 +61,14 @@ type report struct {
 // program declares every resource of the package and reads the account through a function.
 func program(d declared) pulumi.RunFunc {
 	return func(ctx *pulumi.Context) error {
-		region := "eu-central-1"
+		region := mgmt.MessagingRegionEuCentral1
 		// The Output form: the account record carries its tokens, which the plugin answers secret
 		// (a plain invoke refuses a secret result).
 		account := mgmt.LookupMessagingAccountOutput(ctx, mgmt.LookupMessagingAccountOutputArgs{
-			Region: pulumi.String(region), Type: pulumi.String("paid"),
+			Region: region, Type: mgmt.MessagingAccountTypePaid,
 		})
 		docs, err := mgmt.NewSearchIndex(ctx, "docs", &mgmt.SearchIndexArgs{
-			Name: pulumi.String("docs"), Region: pulumi.String("eu-west-1"), Type: pulumi.String(d.IndexType),
+			Name: pulumi.String("docs"), Region: mgmt.SearchRegionEuWest1, Type: mgmt.SearchIndexType(d.IndexType),
 		})
 		if err != nil {
 			return err
@@ -89,18 +89,18 @@ func program(d declared) pulumi.RunFunc {
 			return err
 		}
 		if _, err := mgmt.NewFlowControlKey(ctx, "key", &mgmt.FlowControlKeyArgs{
-			Region: pulumi.String(region), Key: pulumi.String("proof-key"), Paused: pulumi.Bool(d.Paused),
+			Region: region, Key: pulumi.String("proof-key"), Paused: pulumi.Bool(d.Paused),
 		}); err != nil {
 			return err
 		}
 		if _, err := mgmt.NewMessagingQueue(ctx, "queue", &mgmt.MessagingQueueArgs{
-			Region: pulumi.String(region), Queue: pulumi.String("proof-orders"), Parallelism: pulumi.Int(3),
+			Region: region, Queue: pulumi.String("proof-orders"), Parallelism: pulumi.Int(3),
 		}); err != nil {
 			return err
 		}
 		if f := d.Found; f != nil {
 			if _, err := mgmt.NewSearchIndex(ctx, "found", &mgmt.SearchIndexArgs{
-				Name: pulumi.String(f.Name), Region: pulumi.String(f.Region), Type: pulumi.String(f.Type),
+				Name: pulumi.String(f.Name), Region: mgmt.SearchRegion(f.Region), Type: mgmt.SearchIndexType(f.Type),
 				Adopt: pulumi.String(f.ID),
 			}, pulumi.Import(pulumi.ID(f.ID))); err != nil {
 				return err
