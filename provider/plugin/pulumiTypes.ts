@@ -5,7 +5,7 @@
  * Pulumi's schema is a JSON Schema dialect with named object types: an object with properties
  * becomes a type of its own under `types` (named by where it appears), one without becomes a map
  * or Any. A string enum a user writes (an input) becomes an enum type of its own, named by its
- * schema's `title` (`MessagingRegion`); one the service reports (an output) stays a string, its
+ * schema's `title` (`MessagingRegion`), which the input takes beside any string; one the service reports (an output) stays a string, its
  * values listed in the description, so that a value the service adds later is still readable.
  */
 import { z } from "zod";
@@ -129,7 +129,12 @@ export class TypeCollector {
       );
     switch (schema.type) {
       case "string":
-        return this.enums && schema.enum ? this.enumType(schema.title ?? name, schema.enum) : { type: "string" };
+        // A string or the enum: a value outside it then reaches `check`, which refuses it in the one
+        // line every door gives (naming the field and the allowed values); typed as the enum
+        // alone, the YAML host would refuse it first, in lines of its own.
+        return this.enums && schema.enum
+          ? { oneOf: [{ type: "string" }, this.enumType(schema.title ?? name, schema.enum)] }
+          : { type: "string" };
       case "number":
       case "integer":
       case "boolean":

@@ -38,7 +38,7 @@ namespace PulumiMgmt.Mgmt
         /// Without `token`: read the keys of the user's first active account in this region.
         /// </summary>
         [Input("region")]
-        public PulumiMgmt.Mgmt.MessagingRegion? Region { get; set; }
+        public Union<string, PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
 
         [Input("token")]
         private string? _token;
@@ -64,7 +64,7 @@ namespace PulumiMgmt.Mgmt
         /// Without `token`: read the keys of the user's first active account in this region.
         /// </summary>
         [Input("region")]
-        public Input<PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
+        public InputUnion<string, PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
 
         [Input("token")]
         private Input<string>? _token;

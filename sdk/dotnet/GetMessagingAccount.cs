@@ -44,13 +44,13 @@ namespace PulumiMgmt.Mgmt
         /// Without `id`: the first active account in this region.
         /// </summary>
         [Input("region")]
-        public PulumiMgmt.Mgmt.MessagingRegion? Region { get; set; }
+        public Union<string, PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
 
         /// <summary>
         /// With `region`: the first active account of this type; default: the first active one.
         /// </summary>
         [Input("type")]
-        public PulumiMgmt.Mgmt.MessagingAccountType? Type { get; set; }
+        public Union<string, PulumiMgmt.Mgmt.MessagingAccountType>? Type { get; set; }
 
         public GetMessagingAccountArgs()
         {
@@ -70,13 +70,13 @@ namespace PulumiMgmt.Mgmt
         /// Without `id`: the first active account in this region.
         /// </summary>
         [Input("region")]
-        public Input<PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
+        public InputUnion<string, PulumiMgmt.Mgmt.MessagingRegion>? Region { get; set; }
 
         /// <summary>
         /// With `region`: the first active account of this type; default: the first active one.
         /// </summary>
         [Input("type")]
-        public Input<PulumiMgmt.Mgmt.MessagingAccountType>? Type { get; set; }
+        public InputUnion<string, PulumiMgmt.Mgmt.MessagingAccountType>? Type { get; set; }
 
         public GetMessagingAccountInvokeArgs()
         {

@@ -44,7 +44,7 @@ namespace PulumiMgmt.Mgmt
         /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
         /// </summary>
         [Input("period")]
-        public PulumiMgmt.Mgmt.StatsPeriod? Period { get; set; }
+        public Union<string, PulumiMgmt.Mgmt.StatsPeriod>? Period { get; set; }
 
         public GetMessagingAccountStatsArgs()
         {
@@ -64,7 +64,7 @@ namespace PulumiMgmt.Mgmt
         /// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
         /// </summary>
         [Input("period")]
-        public Input<PulumiMgmt.Mgmt.StatsPeriod>? Period { get; set; }
+        public InputUnion<string, PulumiMgmt.Mgmt.StatsPeriod>? Period { get; set; }
 
         public GetMessagingAccountStatsInvokeArgs()
         {

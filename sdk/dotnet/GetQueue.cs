@@ -44,7 +44,7 @@ namespace PulumiMgmt.Mgmt
         /// The account's region.
         /// </summary>
         [Input("region", required: true)]
-        public PulumiMgmt.Mgmt.MessagingRegion Region { get; set; }
+        public Union<string, PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
 
         [Input("token")]
         private string? _token;
@@ -76,7 +76,7 @@ namespace PulumiMgmt.Mgmt
         /// The account's region.
         /// </summary>
         [Input("region", required: true)]
-        public Input<PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
+        public InputUnion<string, PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
 
         [Input("token")]
         private Input<string>? _token;

@@ -154,7 +154,7 @@ namespace PulumiMgmt.Mgmt
         /// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         /// </summary>
         [Input("region", required: true)]
-        public Input<PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
+        public InputUnion<string, PulumiMgmt.Mgmt.MessagingRegion> Region { get; set; } = null!;
 
         /// <summary>
         /// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).

@@ -145,7 +145,7 @@ namespace PulumiMgmt.Mgmt
         /// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
         /// </summary>
         [Input("region", required: true)]
-        public Input<PulumiMgmt.Mgmt.SearchRegion> Region { get; set; } = null!;
+        public InputUnion<string, PulumiMgmt.Mgmt.SearchRegion> Region { get; set; } = null!;
 
         /// <summary>
         /// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
@@ -157,7 +157,7 @@ namespace PulumiMgmt.Mgmt
         /// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         /// </summary>
         [Input("type", required: true)]
-        public Input<PulumiMgmt.Mgmt.SearchIndexType> Type { get; set; } = null!;
+        public InputUnion<string, PulumiMgmt.Mgmt.SearchIndexType> Type { get; set; } = null!;
 
         public SearchIndexArgs()
         {

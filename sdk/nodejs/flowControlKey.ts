@@ -149,7 +149,7 @@ export interface FlowControlKeyArgs {
     /**
      * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
-    region: pulumi.Input<enums.MessagingRegion>;
+    region: pulumi.Input<string | enums.MessagingRegion>;
     /**
      * Change the value to reset the key's rate once (for example a date or an incident id).
      */

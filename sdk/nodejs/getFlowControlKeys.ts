@@ -23,7 +23,7 @@ export interface GetFlowControlKeysArgs {
     /**
      * Without `token`: read the keys of the user's first active account in this region.
      */
-    region?: enums.MessagingRegion;
+    region?: string | enums.MessagingRegion;
     /**
      * The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
      */
@@ -49,7 +49,7 @@ export interface GetFlowControlKeysOutputArgs {
     /**
      * Without `token`: read the keys of the user's first active account in this region.
      */
-    region?: pulumi.Input<enums.MessagingRegion | undefined>;
+    region?: pulumi.Input<string | enums.MessagingRegion | undefined>;
     /**
      * The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
      */

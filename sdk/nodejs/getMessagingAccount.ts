@@ -28,11 +28,11 @@ export interface GetMessagingAccountArgs {
     /**
      * Without `id`: the first active account in this region.
      */
-    region?: enums.MessagingRegion;
+    region?: string | enums.MessagingRegion;
     /**
      * With `region`: the first active account of this type; default: the first active one.
      */
-    type?: enums.MessagingAccountType;
+    type?: string | enums.MessagingAccountType;
 }
 
 export interface GetMessagingAccountResult {
@@ -92,9 +92,9 @@ export interface GetMessagingAccountOutputArgs {
     /**
      * Without `id`: the first active account in this region.
      */
-    region?: pulumi.Input<enums.MessagingRegion | undefined>;
+    region?: pulumi.Input<string | enums.MessagingRegion | undefined>;
     /**
      * With `region`: the first active account of this type; default: the first active one.
      */
-    type?: pulumi.Input<enums.MessagingAccountType | undefined>;
+    type?: pulumi.Input<string | enums.MessagingAccountType | undefined>;
 }

@@ -26,7 +26,7 @@ export interface GetMessagingAccountStatsArgs {
     /**
      * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
      */
-    period?: enums.StatsPeriod;
+    period?: string | enums.StatsPeriod;
 }
 
 export interface GetMessagingAccountStatsResult {
@@ -59,5 +59,5 @@ export interface GetMessagingAccountStatsOutputArgs {
     /**
      * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
      */
-    period?: pulumi.Input<enums.StatsPeriod | undefined>;
+    period?: pulumi.Input<string | enums.StatsPeriod | undefined>;
 }

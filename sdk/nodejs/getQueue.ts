@@ -27,7 +27,7 @@ export interface GetQueueArgs {
     /**
      * The account's region.
      */
-    region: enums.MessagingRegion;
+    region: string | enums.MessagingRegion;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */
@@ -62,7 +62,7 @@ export interface GetQueueOutputArgs {
     /**
      * The account's region.
      */
-    region: pulumi.Input<enums.MessagingRegion>;
+    region: pulumi.Input<string | enums.MessagingRegion>;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */

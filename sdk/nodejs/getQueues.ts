@@ -22,7 +22,7 @@ export interface GetQueuesArgs {
     /**
      * The account's region.
      */
-    region: enums.MessagingRegion;
+    region: string | enums.MessagingRegion;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */
@@ -47,7 +47,7 @@ export interface GetQueuesOutputArgs {
     /**
      * The account's region.
      */
-    region: pulumi.Input<enums.MessagingRegion>;
+    region: pulumi.Input<string | enums.MessagingRegion>;
     /**
      * The messaging token (default: `mgmt:messagingToken`).
      */

@@ -26,7 +26,7 @@ export interface GetSearchIndexStatsArgs {
     /**
      * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
      */
-    period?: enums.StatsPeriod;
+    period?: string | enums.StatsPeriod;
 }
 
 export interface GetSearchIndexStatsResult {
@@ -70,5 +70,5 @@ export interface GetSearchIndexStatsOutputArgs {
     /**
      * The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
      */
-    period?: pulumi.Input<enums.StatsPeriod | undefined>;
+    period?: pulumi.Input<string | enums.StatsPeriod | undefined>;
 }

@@ -141,7 +141,7 @@ export interface MessagingAccountArgs {
     /**
      * `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
      */
-    plan?: pulumi.Input<enums.MessagingPlan | undefined>;
+    plan?: pulumi.Input<string | enums.MessagingPlan | undefined>;
     /**
      * Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
      */

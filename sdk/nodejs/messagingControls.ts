@@ -84,7 +84,7 @@ export interface MessagingControlsArgs {
     /**
      * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
-    region: pulumi.Input<enums.MessagingRegion>;
+    region: pulumi.Input<string | enums.MessagingRegion>;
     /**
      * The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
      */

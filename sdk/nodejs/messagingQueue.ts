@@ -149,7 +149,7 @@ export interface MessagingQueueArgs {
     /**
      * The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
      */
-    region: pulumi.Input<enums.MessagingRegion>;
+    region: pulumi.Input<string | enums.MessagingRegion>;
     /**
      * Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
      */

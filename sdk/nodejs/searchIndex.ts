@@ -142,7 +142,7 @@ export interface SearchIndexArgs {
     /**
      * Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
      */
-    region: pulumi.Input<enums.SearchRegion>;
+    region: pulumi.Input<string | enums.SearchRegion>;
     /**
      * Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
      */
@@ -150,5 +150,5 @@ export interface SearchIndexArgs {
     /**
      * Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
      */
-    type: pulumi.Input<enums.SearchIndexType>;
+    type: pulumi.Input<string | enums.SearchIndexType>;
 }

@@ -100,7 +100,7 @@ type flowControlKeyArgs struct {
 	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 	Pin *FlowControlKeyArgsPin `pulumi:"pin"`
 	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
-	Region MessagingRegion `pulumi:"region"`
+	Region string `pulumi:"region"`
 	// Change the value to reset the key's rate once (for example a date or an incident id).
 	ResetRateTrigger interface{} `pulumi:"resetRateTrigger"`
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
@@ -116,7 +116,7 @@ type FlowControlKeyArgs struct {
 	// Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
 	Pin FlowControlKeyArgsPinPtrInput
 	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
-	Region MessagingRegionInput
+	Region pulumi.StringInput
 	// Change the value to reset the key's rate once (for example a date or an incident id).
 	ResetRateTrigger pulumi.Input
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.

@@ -24,7 +24,7 @@ func GetFlowControlKeys(ctx *pulumi.Context, args *GetFlowControlKeysArgs, opts 
 
 type GetFlowControlKeysArgs struct {
 	// Without `token`: read the keys of the user's first active account in this region.
-	Region *MessagingRegion `pulumi:"region"`
+	Region *string `pulumi:"region"`
 	// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
 	Token *string `pulumi:"token"`
 }
@@ -44,7 +44,7 @@ func GetFlowControlKeysOutput(ctx *pulumi.Context, args GetFlowControlKeysOutput
 
 type GetFlowControlKeysOutputArgs struct {
 	// Without `token`: read the keys of the user's first active account in this region.
-	Region MessagingRegionPtrInput `pulumi:"region"`
+	Region pulumi.StringPtrInput `pulumi:"region"`
 	// The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }

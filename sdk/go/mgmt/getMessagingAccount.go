@@ -26,9 +26,9 @@ type LookupMessagingAccountArgs struct {
 	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id *string `pulumi:"id"`
 	// Without `id`: the first active account in this region.
-	Region *MessagingRegion `pulumi:"region"`
+	Region *string `pulumi:"region"`
 	// With `region`: the first active account of this type; default: the first active one.
-	Type *MessagingAccountType `pulumi:"type"`
+	Type *string `pulumi:"type"`
 }
 
 type LookupMessagingAccountResult struct {
@@ -81,9 +81,9 @@ type LookupMessagingAccountOutputArgs struct {
 	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id pulumi.StringPtrInput `pulumi:"id"`
 	// Without `id`: the first active account in this region.
-	Region MessagingRegionPtrInput `pulumi:"region"`
+	Region pulumi.StringPtrInput `pulumi:"region"`
 	// With `region`: the first active account of this type; default: the first active one.
-	Type MessagingAccountTypePtrInput `pulumi:"type"`
+	Type pulumi.StringPtrInput `pulumi:"type"`
 }
 
 func (LookupMessagingAccountOutputArgs) ElementType() reflect.Type {

@@ -26,7 +26,7 @@ type GetMessagingAccountStatsArgs struct {
 	// The object's id.
 	Id string `pulumi:"id"`
 	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
-	Period *StatsPeriod `pulumi:"period"`
+	Period *string `pulumi:"period"`
 }
 
 type GetMessagingAccountStatsResult struct {
@@ -54,7 +54,7 @@ type GetMessagingAccountStatsOutputArgs struct {
 	// The object's id.
 	Id pulumi.StringInput `pulumi:"id"`
 	// The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
-	Period StatsPeriodPtrInput `pulumi:"period"`
+	Period pulumi.StringPtrInput `pulumi:"period"`
 }
 
 func (GetMessagingAccountStatsOutputArgs) ElementType() reflect.Type {

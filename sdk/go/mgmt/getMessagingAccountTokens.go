@@ -26,9 +26,9 @@ type GetMessagingAccountTokensArgs struct {
 	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id *string `pulumi:"id"`
 	// Without `id`: the first active account in this region.
-	Region *MessagingRegion `pulumi:"region"`
+	Region *string `pulumi:"region"`
 	// With `region`: the first active account of this type; default: the first active one.
-	Type *MessagingAccountType `pulumi:"type"`
+	Type *string `pulumi:"type"`
 }
 
 type GetMessagingAccountTokensResult struct {
@@ -49,9 +49,9 @@ type GetMessagingAccountTokensOutputArgs struct {
 	// The account's id: read with one call (`GET /v2/messaging/user/:id`).
 	Id pulumi.StringPtrInput `pulumi:"id"`
 	// Without `id`: the first active account in this region.
-	Region MessagingRegionPtrInput `pulumi:"region"`
+	Region pulumi.StringPtrInput `pulumi:"region"`
 	// With `region`: the first active account of this type; default: the first active one.
-	Type MessagingAccountTypePtrInput `pulumi:"type"`
+	Type pulumi.StringPtrInput `pulumi:"type"`
 }
 
 func (GetMessagingAccountTokensOutputArgs) ElementType() reflect.Type {

@@ -26,7 +26,7 @@ type GetQueueArgs struct {
 	// The queue's name.
 	Name string `pulumi:"name"`
 	// The account's region.
-	Region MessagingRegion `pulumi:"region"`
+	Region string `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
@@ -53,7 +53,7 @@ type GetQueueOutputArgs struct {
 	// The queue's name.
 	Name pulumi.StringInput `pulumi:"name"`
 	// The account's region.
-	Region MessagingRegionInput `pulumi:"region"`
+	Region pulumi.StringInput `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }

@@ -24,7 +24,7 @@ func GetQueues(ctx *pulumi.Context, args *GetQueuesArgs, opts ...pulumi.InvokeOp
 
 type GetQueuesArgs struct {
 	// The account's region.
-	Region MessagingRegion `pulumi:"region"`
+	Region string `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token *string `pulumi:"token"`
 }
@@ -44,7 +44,7 @@ func GetQueuesOutput(ctx *pulumi.Context, args GetQueuesOutputArgs, opts ...pulu
 
 type GetQueuesOutputArgs struct {
 	// The account's region.
-	Region MessagingRegionInput `pulumi:"region"`
+	Region pulumi.StringInput `pulumi:"region"`
 	// The messaging token (default: `mgmt:messagingToken`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 }

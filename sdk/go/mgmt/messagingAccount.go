@@ -92,7 +92,7 @@ type messagingAccountArgs struct {
 	// An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
 	AccountId string `pulumi:"accountId"`
 	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
-	Plan *MessagingPlan `pulumi:"plan"`
+	Plan *string `pulumi:"plan"`
 	// Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
 	ProdPack *bool `pulumi:"prodPack"`
 	// Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
@@ -104,7 +104,7 @@ type MessagingAccountArgs struct {
 	// An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
 	AccountId pulumi.StringInput
 	// `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
-	Plan MessagingPlanPtrInput
+	Plan pulumi.StringPtrInput
 	// Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
 	ProdPack pulumi.BoolPtrInput
 	// Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.

@@ -52,7 +52,7 @@ type messagingControlsArgs struct {
 	// The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
 	Queues []MessagingControlsArgsQueues `pulumi:"queues"`
 	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
-	Region MessagingRegion `pulumi:"region"`
+	Region string `pulumi:"region"`
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
 	Token *string `pulumi:"token"`
 }
@@ -64,7 +64,7 @@ type MessagingControlsArgs struct {
 	// The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
 	Queues MessagingControlsArgsQueuesArrayInput
 	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
-	Region MessagingRegionInput
+	Region pulumi.StringInput
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
 	Token pulumi.StringPtrInput
 }

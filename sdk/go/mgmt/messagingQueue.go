@@ -100,7 +100,7 @@ type messagingQueueArgs struct {
 	// The queue's name.
 	Queue string `pulumi:"queue"`
 	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
-	Region MessagingRegion `pulumi:"region"`
+	Region string `pulumi:"region"`
 	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 	ResumeTrigger interface{} `pulumi:"resumeTrigger"`
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
@@ -116,7 +116,7 @@ type MessagingQueueArgs struct {
 	// The queue's name.
 	Queue pulumi.StringInput
 	// The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
-	Region MessagingRegionInput
+	Region pulumi.StringInput
 	// Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
 	ResumeTrigger pulumi.Input
 	// The account's messaging token (default: `mgmt:messagingToken`); always kept secret.

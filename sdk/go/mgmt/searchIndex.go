@@ -94,11 +94,11 @@ type searchIndexArgs struct {
 	// 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
 	Name *string `pulumi:"name"`
 	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
-	Region SearchRegion `pulumi:"region"`
+	Region string `pulumi:"region"`
 	// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
 	TokenRotation *string `pulumi:"tokenRotation"`
 	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
-	Type SearchIndexType `pulumi:"type"`
+	Type string `pulumi:"type"`
 }
 
 // The set of arguments for constructing a SearchIndex resource.
@@ -108,11 +108,11 @@ type SearchIndexArgs struct {
 	// 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
 	Name pulumi.StringPtrInput
 	// Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
-	Region SearchRegionInput
+	Region pulumi.StringInput
 	// Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
 	TokenRotation pulumi.StringPtrInput
 	// Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
-	Type SearchIndexTypeInput
+	Type pulumi.StringInput
 }
 
 func (SearchIndexArgs) ElementType() reflect.Type {

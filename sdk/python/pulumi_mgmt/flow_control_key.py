@@ -23,7 +23,7 @@ __all__ = ['FlowControlKeyArgs', 'FlowControlKey']
 class FlowControlKeyArgs:
     def __init__(__self__, *,
                  key: pulumi.Input[_builtins.str],
-                 region: pulumi.Input['MessagingRegion'],
+                 region: pulumi.Input[Union[_builtins.str, 'MessagingRegion']],
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  pin: pulumi.Input[Optional['FlowControlKeyArgsPinArgs']] = None,
                  reset_rate_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -32,7 +32,7 @@ class FlowControlKeyArgs:
         The set of arguments for constructing a FlowControlKey resource.
 
         :param pulumi.Input[_builtins.str] key: The flow control key, as messages carry it (keys exist once messages have used them).
-        :param pulumi.Input['MessagingRegion'] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingRegion']] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         :param pulumi.Input[_builtins.bool] paused: true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
         :param pulumi.Input['FlowControlKeyArgsPinArgs'] pin: Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] reset_rate_trigger: Change the value to reset the key's rate once (for example a date or an incident id).
@@ -63,14 +63,14 @@ class FlowControlKeyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> pulumi.Input['MessagingRegion']:
+    def region(self) -> pulumi.Input[Union[_builtins.str, 'MessagingRegion']]:
         """
         The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         """
         return pulumi.get(self, "region")
 
     @region.setter
-    def region(self, value: pulumi.Input['MessagingRegion']):
+    def region(self, value: pulumi.Input[Union[_builtins.str, 'MessagingRegion']]):
         pulumi.set(self, "region", value)
 
     @_builtins.property
@@ -131,7 +131,7 @@ class FlowControlKey(pulumi.CustomResource):
                  key: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  pin: pulumi.Input[Optional[Union['FlowControlKeyArgsPinArgs', 'FlowControlKeyArgsPinArgsDict']]] = None,
-                 region: pulumi.Input[Optional['MessagingRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                  reset_rate_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -143,7 +143,7 @@ class FlowControlKey(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] key: The flow control key, as messages carry it (keys exist once messages have used them).
         :param pulumi.Input[_builtins.bool] paused: true pauses delivery of the key's messages; false lifts a pause. Left out, the pause is not this stack's: one an operator set stays.
         :param pulumi.Input[Union['FlowControlKeyArgsPinArgs', 'FlowControlKeyArgsPinArgsDict']] pin: Limits to pin, winning over those carried by messages: `parallelism` (messages at once) and `rate` messages per `period` seconds (default 1). Removing a part unpins it.
-        :param pulumi.Input['MessagingRegion'] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingRegion']] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] reset_rate_trigger: Change the value to reset the key's rate once (for example a date or an incident id).
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
@@ -174,7 +174,7 @@ class FlowControlKey(pulumi.CustomResource):
                  key: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  pin: pulumi.Input[Optional[Union['FlowControlKeyArgsPinArgs', 'FlowControlKeyArgsPinArgsDict']]] = None,
-                 region: pulumi.Input[Optional['MessagingRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                  reset_rate_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):

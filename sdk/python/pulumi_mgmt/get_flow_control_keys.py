@@ -45,13 +45,13 @@ class AwaitableGetFlowControlKeysResult(GetFlowControlKeysResult):
             items=self.items)
 
 
-def get_flow_control_keys(region: Optional['MessagingRegion'] = None,
+def get_flow_control_keys(region: Optional[Union[_builtins.str, 'MessagingRegion']] = None,
                           token: Optional[_builtins.str] = None,
                           opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetFlowControlKeysResult:
     """
     Every flow control key of the account.
 
-    :param 'MessagingRegion' region: Without `token`: read the keys of the user's first active account in this region.
+    :param Union[_builtins.str, 'MessagingRegion'] region: Without `token`: read the keys of the user's first active account in this region.
     :param _builtins.str token: The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
     """
     __args__ = dict()
@@ -62,13 +62,13 @@ def get_flow_control_keys(region: Optional['MessagingRegion'] = None,
 
     return AwaitableGetFlowControlKeysResult(
         items=pulumi.get(__ret__, 'items'))
-def get_flow_control_keys_output(region: pulumi.Input[Optional[Optional['MessagingRegion']]] = None,
+def get_flow_control_keys_output(region: pulumi.Input[Optional[Optional[Union[_builtins.str, 'MessagingRegion']]]] = None,
                                  token: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetFlowControlKeysResult]:
     """
     Every flow control key of the account.
 
-    :param 'MessagingRegion' region: Without `token`: read the keys of the user's first active account in this region.
+    :param Union[_builtins.str, 'MessagingRegion'] region: Without `token`: read the keys of the user's first active account in this region.
     :param _builtins.str token: The account's token; default: `mgmt:messagingToken`, or with `region` the first active account there.
     """
     __args__ = dict()

@@ -343,15 +343,15 @@ class AwaitableGetMessagingAccountResult(GetMessagingAccountResult):
 
 
 def get_messaging_account(id: Optional[_builtins.str] = None,
-                          region: Optional['MessagingRegion'] = None,
-                          type: Optional['MessagingAccountType'] = None,
+                          region: Optional[Union[_builtins.str, 'MessagingRegion']] = None,
+                          type: Optional[Union[_builtins.str, 'MessagingAccountType']] = None,
                           opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMessagingAccountResult:
     """
     One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
 
     :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
-    :param 'MessagingRegion' region: Without `id`: the first active account in this region.
-    :param 'MessagingAccountType' type: With `region`: the first active account of this type; default: the first active one.
+    :param Union[_builtins.str, 'MessagingRegion'] region: Without `id`: the first active account in this region.
+    :param Union[_builtins.str, 'MessagingAccountType'] type: With `region`: the first active account of this type; default: the first active one.
     """
     __args__ = dict()
     __args__['id'] = id
@@ -396,15 +396,15 @@ def get_messaging_account(id: Optional[_builtins.str] = None,
         timeout=pulumi.get(__ret__, 'timeout'),
         type=pulumi.get(__ret__, 'type'))
 def get_messaging_account_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                 region: pulumi.Input[Optional[Optional['MessagingRegion']]] = None,
-                                 type: pulumi.Input[Optional[Optional['MessagingAccountType']]] = None,
+                                 region: pulumi.Input[Optional[Optional[Union[_builtins.str, 'MessagingRegion']]]] = None,
+                                 type: pulumi.Input[Optional[Optional[Union[_builtins.str, 'MessagingAccountType']]]] = None,
                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMessagingAccountResult]:
     """
     One messaging account by id; or, without one, the first active account in a region (of a type): every field of its record but its tokens (getMessagingAccountTokens), none of them secret.
 
     :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
-    :param 'MessagingRegion' region: Without `id`: the first active account in this region.
-    :param 'MessagingAccountType' type: With `region`: the first active account of this type; default: the first active one.
+    :param Union[_builtins.str, 'MessagingRegion'] region: Without `id`: the first active account in this region.
+    :param Union[_builtins.str, 'MessagingAccountType'] type: With `region`: the first active account of this type; default: the first active one.
     """
     __args__ = dict()
     __args__['id'] = id

@@ -118,13 +118,13 @@ class AwaitableGetMessagingAccountStatsResult(GetMessagingAccountStatsResult):
 
 
 def get_messaging_account_stats(id: Optional[_builtins.str] = None,
-                                period: Optional['StatsPeriod'] = None,
+                                period: Optional[Union[_builtins.str, 'StatsPeriod']] = None,
                                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMessagingAccountStatsResult:
     """
     One messaging account's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param 'StatsPeriod' period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+    :param Union[_builtins.str, 'StatsPeriod'] period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
     """
     __args__ = dict()
     __args__['id'] = id
@@ -143,13 +143,13 @@ def get_messaging_account_stats(id: Optional[_builtins.str] = None,
         dlq_message_count=pulumi.get(__ret__, 'dlq_message_count'),
         total_monthly_billing=pulumi.get(__ret__, 'total_monthly_billing'))
 def get_messaging_account_stats_output(id: pulumi.Input[Optional[_builtins.str]] = None,
-                                       period: pulumi.Input[Optional[Optional['StatsPeriod']]] = None,
+                                       period: pulumi.Input[Optional[Optional[Union[_builtins.str, 'StatsPeriod']]]] = None,
                                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMessagingAccountStatsResult]:
     """
     One messaging account's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param 'StatsPeriod' period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+    :param Union[_builtins.str, 'StatsPeriod'] period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
     """
     __args__ = dict()
     __args__['id'] = id

@@ -54,15 +54,15 @@ class AwaitableGetMessagingAccountTokensResult(GetMessagingAccountTokensResult):
 
 
 def get_messaging_account_tokens(id: Optional[_builtins.str] = None,
-                                 region: Optional['MessagingRegion'] = None,
-                                 type: Optional['MessagingAccountType'] = None,
+                                 region: Optional[Union[_builtins.str, 'MessagingRegion']] = None,
+                                 type: Optional[Union[_builtins.str, 'MessagingAccountType']] = None,
                                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMessagingAccountTokensResult:
     """
     The tokens of the account getMessagingAccount finds with the same arguments: the result is secret. Keys and queues act with its token.
 
     :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
-    :param 'MessagingRegion' region: Without `id`: the first active account in this region.
-    :param 'MessagingAccountType' type: With `region`: the first active account of this type; default: the first active one.
+    :param Union[_builtins.str, 'MessagingRegion'] region: Without `id`: the first active account in this region.
+    :param Union[_builtins.str, 'MessagingAccountType'] type: With `region`: the first active account of this type; default: the first active one.
     """
     __args__ = dict()
     __args__['id'] = id
@@ -75,15 +75,15 @@ def get_messaging_account_tokens(id: Optional[_builtins.str] = None,
         read_only_token=pulumi.get(__ret__, 'read_only_token'),
         token=pulumi.get(__ret__, 'token'))
 def get_messaging_account_tokens_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                        region: pulumi.Input[Optional[Optional['MessagingRegion']]] = None,
-                                        type: pulumi.Input[Optional[Optional['MessagingAccountType']]] = None,
+                                        region: pulumi.Input[Optional[Optional[Union[_builtins.str, 'MessagingRegion']]]] = None,
+                                        type: pulumi.Input[Optional[Optional[Union[_builtins.str, 'MessagingAccountType']]]] = None,
                                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMessagingAccountTokensResult]:
     """
     The tokens of the account getMessagingAccount finds with the same arguments: the result is secret. Keys and queues act with its token.
 
     :param _builtins.str id: The account's id: read with one call (`GET /v2/messaging/user/:id`).
-    :param 'MessagingRegion' region: Without `id`: the first active account in this region.
-    :param 'MessagingAccountType' type: With `region`: the first active account of this type; default: the first active one.
+    :param Union[_builtins.str, 'MessagingRegion'] region: Without `id`: the first active account in this region.
+    :param Union[_builtins.str, 'MessagingAccountType'] type: With `region`: the first active account of this type; default: the first active one.
     """
     __args__ = dict()
     __args__['id'] = id

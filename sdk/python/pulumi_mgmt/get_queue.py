@@ -90,14 +90,14 @@ class AwaitableGetQueueResult(GetQueueResult):
 
 
 def get_queue(name: Optional[_builtins.str] = None,
-              region: Optional['MessagingRegion'] = None,
+              region: Optional[Union[_builtins.str, 'MessagingRegion']] = None,
               token: Optional[_builtins.str] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetQueueResult:
     """
     One queue by name.
 
     :param _builtins.str name: The queue's name.
-    :param 'MessagingRegion' region: The account's region.
+    :param Union[_builtins.str, 'MessagingRegion'] region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
@@ -115,14 +115,14 @@ def get_queue(name: Optional[_builtins.str] = None,
         paused=pulumi.get(__ret__, 'paused'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
 def get_queue_output(name: pulumi.Input[Optional[_builtins.str]] = None,
-                     region: pulumi.Input[Optional['MessagingRegion']] = None,
+                     region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                      token: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetQueueResult]:
     """
     One queue by name.
 
     :param _builtins.str name: The queue's name.
-    :param 'MessagingRegion' region: The account's region.
+    :param Union[_builtins.str, 'MessagingRegion'] region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()

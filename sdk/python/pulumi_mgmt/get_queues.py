@@ -45,13 +45,13 @@ class AwaitableGetQueuesResult(GetQueuesResult):
             items=self.items)
 
 
-def get_queues(region: Optional['MessagingRegion'] = None,
+def get_queues(region: Optional[Union[_builtins.str, 'MessagingRegion']] = None,
                token: Optional[_builtins.str] = None,
                opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetQueuesResult:
     """
     Every queue of the account in a region, with its lag.
 
-    :param 'MessagingRegion' region: The account's region.
+    :param Union[_builtins.str, 'MessagingRegion'] region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()
@@ -62,13 +62,13 @@ def get_queues(region: Optional['MessagingRegion'] = None,
 
     return AwaitableGetQueuesResult(
         items=pulumi.get(__ret__, 'items'))
-def get_queues_output(region: pulumi.Input[Optional['MessagingRegion']] = None,
+def get_queues_output(region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                       token: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetQueuesResult]:
     """
     Every queue of the account in a region, with its lag.
 
-    :param 'MessagingRegion' region: The account's region.
+    :param Union[_builtins.str, 'MessagingRegion'] region: The account's region.
     :param _builtins.str token: The messaging token (default: `mgmt:messagingToken`).
     """
     __args__ = dict()

@@ -217,13 +217,13 @@ class AwaitableGetSearchIndexStatsResult(GetSearchIndexStatsResult):
 
 
 def get_search_index_stats(id: Optional[_builtins.str] = None,
-                           period: Optional['StatsPeriod'] = None,
+                           period: Optional[Union[_builtins.str, 'StatsPeriod']] = None,
                            opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSearchIndexStatsResult:
     """
     One index's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param 'StatsPeriod' period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+    :param Union[_builtins.str, 'StatsPeriod'] period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
     """
     __args__ = dict()
     __args__['id'] = id
@@ -253,13 +253,13 @@ def get_search_index_stats(id: Optional[_builtins.str] = None,
         update_throughput=pulumi.get(__ret__, 'update_throughput'),
         vector_count=pulumi.get(__ret__, 'vector_count'))
 def get_search_index_stats_output(id: pulumi.Input[Optional[_builtins.str]] = None,
-                                  period: pulumi.Input[Optional[Optional['StatsPeriod']]] = None,
+                                  period: pulumi.Input[Optional[Optional[Union[_builtins.str, 'StatsPeriod']]]] = None,
                                   opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSearchIndexStatsResult]:
     """
     One index's statistics over a period.
 
     :param _builtins.str id: The object's id.
-    :param 'StatsPeriod' period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
+    :param Union[_builtins.str, 'StatsPeriod'] period: The statistics' period: one of 1h, 3h, 12h, 1d, 3d, 7d, 30d; default 1h.
     """
     __args__ = dict()
     __args__['id'] = id

@@ -21,14 +21,14 @@ __all__ = ['MessagingAccountArgs', 'MessagingAccount']
 class MessagingAccountArgs:
     def __init__(__self__, *,
                  account_id: pulumi.Input[_builtins.str],
-                 plan: pulumi.Input[Optional['MessagingPlan']] = None,
+                 plan: pulumi.Input[Optional[Union[_builtins.str, 'MessagingPlan']]] = None,
                  prod_pack: pulumi.Input[Optional[_builtins.bool]] = None,
                  token_rotation: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a MessagingAccount resource.
 
         :param pulumi.Input[_builtins.str] account_id: An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
-        :param pulumi.Input['MessagingPlan'] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingPlan']] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
         :param pulumi.Input[_builtins.bool] prod_pack: Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
         """
@@ -54,14 +54,14 @@ class MessagingAccountArgs:
 
     @_builtins.property
     @pulumi.getter
-    def plan(self) -> pulumi.Input[Optional['MessagingPlan']]:
+    def plan(self) -> pulumi.Input[Optional[Union[_builtins.str, 'MessagingPlan']]]:
         """
         `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
         """
         return pulumi.get(self, "plan")
 
     @plan.setter
-    def plan(self, value: pulumi.Input[Optional['MessagingPlan']]):
+    def plan(self, value: pulumi.Input[Optional[Union[_builtins.str, 'MessagingPlan']]]):
         pulumi.set(self, "plan", value)
 
     @_builtins.property
@@ -96,7 +96,7 @@ class MessagingAccount(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 plan: pulumi.Input[Optional['MessagingPlan']] = None,
+                 plan: pulumi.Input[Optional[Union[_builtins.str, 'MessagingPlan']]] = None,
                  prod_pack: pulumi.Input[Optional[_builtins.bool]] = None,
                  token_rotation: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -106,7 +106,7 @@ class MessagingAccount(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: An existing account's id (from `getMessagingAccounts()`): the API cannot create one. Changing it replaces the resource.
-        :param pulumi.Input['MessagingPlan'] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingPlan']] plan: `paid`, `fixed_1m`, `fixed_10m` or `fixed_100m`. `up` moves the account there; there is no way back to free, and destroy leaves the plan as it is. Left out, the plan is not this stack's.
         :param pulumi.Input[_builtins.bool] prod_pack: Production pack on or off. Destroy (or leaving it out later) gives back the value found before this stack changed it, while the stack's value is still in place.
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the account has not seen yet replaces its tokens; the old ones stop working at once. `token` and `readOnlyToken` change in the same `up`, and resources fed from `token` act with the new one. Creating with a value does not rotate; removing it does nothing.
         """
@@ -135,7 +135,7 @@ class MessagingAccount(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 plan: pulumi.Input[Optional['MessagingPlan']] = None,
+                 plan: pulumi.Input[Optional[Union[_builtins.str, 'MessagingPlan']]] = None,
                  prod_pack: pulumi.Input[Optional[_builtins.bool]] = None,
                  token_rotation: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):

@@ -22,14 +22,14 @@ __all__ = ['MessagingControlsArgs', 'MessagingControls']
 @pulumi.input_type
 class MessagingControlsArgs:
     def __init__(__self__, *,
-                 region: pulumi.Input['MessagingRegion'],
+                 region: pulumi.Input[Union[_builtins.str, 'MessagingRegion']],
                  flow_control_keys: pulumi.Input[Optional[Sequence[pulumi.Input['MessagingControlsArgsFlowControlKeysArgs']]]] = None,
                  queues: pulumi.Input[Optional[Sequence[pulumi.Input['MessagingControlsArgsQueuesArgs']]]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a MessagingControls resource.
 
-        :param pulumi.Input['MessagingRegion'] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingRegion']] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         :param pulumi.Input[Sequence[pulumi.Input['MessagingControlsArgsFlowControlKeysArgs']]] flow_control_keys: The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
         :param pulumi.Input[Sequence[pulumi.Input['MessagingControlsArgsQueuesArgs']]] queues: The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
@@ -44,14 +44,14 @@ class MessagingControlsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> pulumi.Input['MessagingRegion']:
+    def region(self) -> pulumi.Input[Union[_builtins.str, 'MessagingRegion']]:
         """
         The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         """
         return pulumi.get(self, "region")
 
     @region.setter
-    def region(self, value: pulumi.Input['MessagingRegion']):
+    def region(self, value: pulumi.Input[Union[_builtins.str, 'MessagingRegion']]):
         pulumi.set(self, "region", value)
 
     @_builtins.property
@@ -99,7 +99,7 @@ class MessagingControls(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  flow_control_keys: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MessagingControlsArgsFlowControlKeysArgs', 'MessagingControlsArgsFlowControlKeysArgsDict']]]]] = None,
                  queues: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MessagingControlsArgsQueuesArgs', 'MessagingControlsArgsQueuesArgsDict']]]]] = None,
-                 region: pulumi.Input[Optional['MessagingRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -109,7 +109,7 @@ class MessagingControls(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['MessagingControlsArgsFlowControlKeysArgs', 'MessagingControlsArgsFlowControlKeysArgsDict']]]] flow_control_keys: The keys to manage, each a `FlowControlKey` child; a field left out is not this stack's.
         :param pulumi.Input[Sequence[pulumi.Input[Union['MessagingControlsArgsQueuesArgs', 'MessagingControlsArgsQueuesArgsDict']]]] queues: The queues to manage, each a `MessagingQueue` child; a field left out is not this stack's.
-        :param pulumi.Input['MessagingRegion'] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingRegion']] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
         ...
@@ -138,7 +138,7 @@ class MessagingControls(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  flow_control_keys: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MessagingControlsArgsFlowControlKeysArgs', 'MessagingControlsArgsFlowControlKeysArgsDict']]]]] = None,
                  queues: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MessagingControlsArgsQueuesArgs', 'MessagingControlsArgsQueuesArgsDict']]]]] = None,
-                 region: pulumi.Input[Optional['MessagingRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)

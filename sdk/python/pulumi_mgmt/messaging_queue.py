@@ -22,7 +22,7 @@ __all__ = ['MessagingQueueArgs', 'MessagingQueue']
 class MessagingQueueArgs:
     def __init__(__self__, *,
                  queue: pulumi.Input[_builtins.str],
-                 region: pulumi.Input['MessagingRegion'],
+                 region: pulumi.Input[Union[_builtins.str, 'MessagingRegion']],
                  parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  resume_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -31,7 +31,7 @@ class MessagingQueueArgs:
         The set of arguments for constructing a MessagingQueue resource.
 
         :param pulumi.Input[_builtins.str] queue: The queue's name.
-        :param pulumi.Input['MessagingRegion'] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingRegion']] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         :param pulumi.Input[_builtins.int] parallelism: Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
         :param pulumi.Input[_builtins.bool] paused: Pause (true) or run (false) the queue; a declared queue runs by default.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] resume_trigger: Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
@@ -62,14 +62,14 @@ class MessagingQueueArgs:
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> pulumi.Input['MessagingRegion']:
+    def region(self) -> pulumi.Input[Union[_builtins.str, 'MessagingRegion']]:
         """
         The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         """
         return pulumi.get(self, "region")
 
     @region.setter
-    def region(self, value: pulumi.Input['MessagingRegion']):
+    def region(self, value: pulumi.Input[Union[_builtins.str, 'MessagingRegion']]):
         pulumi.set(self, "region", value)
 
     @_builtins.property
@@ -130,7 +130,7 @@ class MessagingQueue(pulumi.CustomResource):
                  parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  queue: pulumi.Input[Optional[_builtins.str]] = None,
-                 region: pulumi.Input[Optional['MessagingRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                  resume_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -142,7 +142,7 @@ class MessagingQueue(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] parallelism: Declares the queue: created (or taken into this state) with this many messages delivered at once, deleted on destroy if this stack created it. Leave out for a queue publishers create.
         :param pulumi.Input[_builtins.bool] paused: Pause (true) or run (false) the queue; a declared queue runs by default.
         :param pulumi.Input[_builtins.str] queue: The queue's name.
-        :param pulumi.Input['MessagingRegion'] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
+        :param pulumi.Input[Union[_builtins.str, 'MessagingRegion']] region: The account's region, `eu-central-1` or `us-east-1`: actions go to its regional address.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] resume_trigger: Change the value to resume the queue once (only when `paused` and `parallelism` are left out).
         :param pulumi.Input[_builtins.str] token: The account's messaging token (default: `mgmt:messagingToken`); always kept secret.
         """
@@ -173,7 +173,7 @@ class MessagingQueue(pulumi.CustomResource):
                  parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
                  queue: pulumi.Input[Optional[_builtins.str]] = None,
-                 region: pulumi.Input[Optional['MessagingRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'MessagingRegion']]] = None,
                  resume_trigger: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):

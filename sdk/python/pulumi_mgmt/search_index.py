@@ -21,16 +21,16 @@ __all__ = ['SearchIndexArgs', 'SearchIndex']
 @pulumi.input_type
 class SearchIndexArgs:
     def __init__(__self__, *,
-                 region: pulumi.Input['SearchRegion'],
-                 type: pulumi.Input['SearchIndexType'],
+                 region: pulumi.Input[Union[_builtins.str, 'SearchRegion']],
+                 type: pulumi.Input[Union[_builtins.str, 'SearchIndexType']],
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  token_rotation: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a SearchIndex resource.
 
-        :param pulumi.Input['SearchRegion'] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
-        :param pulumi.Input['SearchIndexType'] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+        :param pulumi.Input[Union[_builtins.str, 'SearchRegion']] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+        :param pulumi.Input[Union[_builtins.str, 'SearchIndexType']] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         :param pulumi.Input[_builtins.str] adopt: Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
         :param pulumi.Input[_builtins.str] name: 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
@@ -46,26 +46,26 @@ class SearchIndexArgs:
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> pulumi.Input['SearchRegion']:
+    def region(self) -> pulumi.Input[Union[_builtins.str, 'SearchRegion']]:
         """
         Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
         """
         return pulumi.get(self, "region")
 
     @region.setter
-    def region(self, value: pulumi.Input['SearchRegion']):
+    def region(self, value: pulumi.Input[Union[_builtins.str, 'SearchRegion']]):
         pulumi.set(self, "region", value)
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input['SearchIndexType']:
+    def type(self) -> pulumi.Input[Union[_builtins.str, 'SearchIndexType']]:
         """
         Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input['SearchIndexType']):
+    def type(self, value: pulumi.Input[Union[_builtins.str, 'SearchIndexType']]):
         pulumi.set(self, "type", value)
 
     @_builtins.property
@@ -113,9 +113,9 @@ class SearchIndex(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 region: pulumi.Input[Optional['SearchRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'SearchRegion']]] = None,
                  token_rotation: pulumi.Input[Optional[_builtins.str]] = None,
-                 type: pulumi.Input[Optional['SearchIndexType']] = None,
+                 type: pulumi.Input[Optional[Union[_builtins.str, 'SearchIndexType']]] = None,
                  __props__=None):
         """
         A search index: created, renamed and re-planned in place, adopted with `adopt`, its tokens always secret and rotated with `tokenRotation`.
@@ -124,9 +124,9 @@ class SearchIndex(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt: Take over an existing index, by id or exact name, instead of creating one. Destroy releases an adopted index (it stays, with the name and plan it had when adopted) and never deletes it; removing `adopt` later hands the index to the stack, whose destroy then deletes it.
         :param pulumi.Input[_builtins.str] name: 1 to 64 letters, digits, `-` and `_`. Default: the resource name plus a random suffix, chosen at the first `up` and kept (a preview shows it as known after apply); with `adopt`, the adopted index's own name, left as it is.
-        :param pulumi.Input['SearchRegion'] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
+        :param pulumi.Input[Union[_builtins.str, 'SearchRegion']] region: Region to create the index in: `eu-west-1` or `us-central1`. Changing it replaces the index.
         :param pulumi.Input[_builtins.str] token_rotation: Any value (a date, a ticket number). A value the index has not seen yet replaces both tokens in place (id, name, endpoint and data stay) and `token` / `readOnlyToken` change in the same `up`, so whatever consumes them is updated with them. Creating with a value does not rotate; removing the value does nothing.
-        :param pulumi.Input['SearchIndexType'] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
+        :param pulumi.Input[Union[_builtins.str, 'SearchIndexType']] type: Plan: `free` or `payg` (`fixed` is not currently available). Changes in place (set-plan).
         """
         ...
     @overload
@@ -154,9 +154,9 @@ class SearchIndex(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 region: pulumi.Input[Optional['SearchRegion']] = None,
+                 region: pulumi.Input[Optional[Union[_builtins.str, 'SearchRegion']]] = None,
                  token_rotation: pulumi.Input[Optional[_builtins.str]] = None,
-                 type: pulumi.Input[Optional['SearchIndexType']] = None,
+                 type: pulumi.Input[Optional[Union[_builtins.str, 'SearchIndexType']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
