@@ -11,7 +11,7 @@ module.exports = {
   // The fleet imports pulumi-mgmt by the name its users see (tsconfig.json "paths"): tests load the
   // source, one instance of each module beside what they import from provider/ themselves. Not the
   // permanent provider modules: a program resolves those in the installed package, and only a
-  // module found there is serialized into state as a require() (serializedProvider.ts).
+  // module found there is serialized into state as a require() (dynamicDoor.ts).
   moduleNameMapper: { "^pulumi-mgmt/internal/(?!providers/)(.*)$": "<rootDir>/provider/$1" },
   modulePathIgnorePatterns: ["<rootDir>/dist/"],
   testPathIgnorePatterns: ["/node_modules/"],

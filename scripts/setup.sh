@@ -22,7 +22,7 @@ else
   # Programs in this repository (the root Pulumi.yaml, examples/, tests) import `pulumi-mgmt` exactly
   # as a user's program does, and the dynamic provider loads its code by that name at run time. It
   # is installed from `npm pack`, not linked: only a package whose real path runs through
-  # node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/serializedProvider.ts).
+  # node_modules/pulumi-mgmt/ is serialized into state as a require() (provider/resources/dynamicDoor.ts).
   echo "[setup] packing pulumi-mgmt (npm pack) and installing it into node_modules/pulumi-mgmt" >&2
   packdir=$(mktemp -d)
   # --ignore-scripts: its prepack is the build just made.

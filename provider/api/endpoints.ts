@@ -20,7 +20,7 @@ export type Api = "management" | "messaging" | "regional";
  *
  * | operation            | class      | why a resend after a commit is harmless                          |
  * |----------------------|------------|------------------------------------------------------------------|
- * | create index         | create     | not harmless: reconcile by name (resources/searchIndex/provider.ts)|
+ * | create index         | create     | not harmless: reconcile by name (resources/searchIndex/operations.ts)|
  * | get / list (all)     | idempotent | reads                                                            |
  * | rename index         | idempotent | sets the name to a value; renaming to the current name is 200    |
  * | set plan             | idempotent | sets the plan to a value; the current plan again is 200          |

@@ -1,9 +1,9 @@
 /**
- * Check, Diff, Create, Read, Update and Delete of the plugin, served by the very provider objects
- * the dynamic resources use (provider/resources/<name>/provider.ts): the plugin only translates
- * between the protocol's messages and what those providers take and give. Secrets arrive wrapped
- * and reach a provider plain (properties.ts); what goes back is wrapped again for every key the
- * schema marks secret and every key that arrived secret. Unknowns (previews) reach the providers
+ * Check, Diff, Create, Read, Update and Delete of the plugin, served by the very operations the
+ * dynamic resources use (provider/resources/<name>/operations.ts): the plugin only translates
+ * between the protocol's messages and what those operations take and give. Secrets arrive wrapped
+ * and reach the operations plain (properties.ts); what goes back is wrapped again for every key the
+ * schema marks secret and every key that arrived secret. Unknowns (previews) reach the operations
  * as the engine's sentinel, which their `check` and `diff` already treat as "not known, send
  * nothing"; a previewed Create or Update calls nothing and answers unknown outputs.
  */
@@ -32,7 +32,7 @@ import { token } from "./pulumiTypes";
 import { resourceSchema, type PackageSchema } from "./schema";
 
 interface Served {
-  provider: ResourceProvider;
+  operations: ResourceProvider;
   /** Output keys the schema marks secret. */
   secretOutputs: ReadonlySet<string>;
   /** Input keys the schema marks secret. */
@@ -70,7 +70,7 @@ function autoNameOf(name: string, seed: Uint8Array): string {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export function resourceCalls() {
-  // The declared resources (resources/all.ts), each served by its own provider: the dynamic door's.
+  // The declared resources (resources/all.ts), each served by its own operations: the dynamic door's.
   const resources = new Map(RESOURCES.map((r) => [token(r.type), r]));
   // Each type's part of the schema on its first call: a run uses one or two of them.
   const served = new Map<string, Served>();
@@ -85,7 +85,7 @@ export function resourceCalls() {
       );
     const spec = resourceSchema(r);
     const made: Served = {
-      provider: r.provider,
+      operations: r.operations,
       secretOutputs: secretKeysOf(spec.properties),
       secretInputs: secretKeysOf(spec.inputProperties),
       outputKeys: Object.keys(spec.properties),
@@ -105,7 +105,7 @@ export function resourceCalls() {
     if (r.internalInputs.includes("autoName") && news.name === undefined && news.adopt === undefined)
       news.autoName = autoNameOf(req.getName(), req.getRandomseed_asU8());
     if (r.internalInputs.includes("resourceName")) news.resourceName = req.getName();
-    const result = r.provider.check ? await r.provider.check(olds, news) : { inputs: news };
+    const result = r.operations.check ? await r.operations.check(olds, news) : { inputs: news };
     return new CheckResponse()
       .setInputs(toStruct(result.inputs ?? news, union(secretKeys, r.secretInputs)))
       .setFailuresList(
@@ -121,7 +121,9 @@ export function resourceCalls() {
     const r = resourceOf(req.getUrn());
     const olds = recorded(fromStruct(req.getOlds()).values);
     const news = present(fromStruct(req.getNews()).values);
-    const result = r.provider.diff ? await r.provider.diff(req.getId(), olds, news) : { changes: !same(olds, news) };
+    const result = r.operations.diff
+      ? await r.operations.diff(req.getId(), olds, news)
+      : { changes: !same(olds, news) };
     const replaces = result.replaces ?? [];
     // The user's inputs that differ from the last ones (the engine sends them; else what is stored): the detailed
     // diff the engine shows, each an update or a replacement. Not the inputs `check` fills in (`before`,
@@ -159,17 +161,17 @@ export function resourceCalls() {
     const secrets = union(secretKeys, r.secretOutputs);
     if (req.getPreview())
       return new CreateResponse().setId("").setProperties(toStruct(previewed(r, present(values)), secrets));
-    const { id, outs } = await r.provider.create(present(values));
+    const { id, outs } = await r.operations.create(present(values));
     return new CreateResponse().setId(id).setProperties(toStruct(outs ?? {}, secrets));
   }
 
   async function read(req: ReadRequest): Promise<ReadResponse> {
     const r = resourceOf(req.getUrn());
     const { values, secretKeys } = fromStruct(req.getProperties());
-    const result = r.provider.read
-      ? await r.provider.read(req.getId(), recorded(values))
+    const result = r.operations.read
+      ? await r.operations.read(req.getId(), recorded(values))
       : { id: req.getId(), props: values };
-    // No id: the object is gone (the provider already applied the identity guard, identity.ts).
+    // No id: the object is gone (the operations already applied the identity guard, identity.ts).
     if (!result.id) return new ReadResponse().setId("");
     const res = new ReadResponse()
       .setId(result.id)
@@ -188,14 +190,14 @@ export function resourceCalls() {
     // change any output (a rotation, the token), so none is claimed as it was.
     if (req.getPreview())
       return new UpdateResponse().setProperties(toStruct(previewed(r, present(news.values)), secrets));
-    if (!r.provider.update) throw new UserError(`mgmt plugin: ${typeOf(req.getUrn())} changes only by replacement`);
-    const { outs } = await r.provider.update(req.getId(), recorded(olds.values), present(news.values));
+    if (!r.operations.update) throw new UserError(`mgmt plugin: ${typeOf(req.getUrn())} changes only by replacement`);
+    const { outs } = await r.operations.update(req.getId(), recorded(olds.values), present(news.values));
     return new UpdateResponse().setProperties(toStruct(outs ?? {}, secrets));
   }
 
   async function remove(req: DeleteRequest): Promise<void> {
     const r = resourceOf(req.getUrn());
-    if (r.provider.delete) await r.provider.delete(req.getId(), recorded(fromStruct(req.getProperties()).values));
+    if (r.operations.delete) await r.operations.delete(req.getId(), recorded(fromStruct(req.getProperties()).values));
   }
 
   return { check, diff, create, read, update, remove };

@@ -21,7 +21,7 @@ export const RESOURCES = [
   messagingQueue,
 ] as const satisfies readonly ResourceDeclaration[];
 
-/** The permanent module names under `internal/providers/` (serializedProvider.ts). */
+/** The permanent module names under `internal/providers/` (dynamicDoor.ts). */
 export type ProviderName = (typeof RESOURCES)[number]["module"];
 
 /** The declaration of a resource, by its type name; undefined for a type the package does not serve. */

@@ -45,7 +45,7 @@ export interface BudgetTarget<R extends { budget?: number }, I extends BudgetFie
   takeover(id: string): ObjectRef;
 }
 
-export function budgetProvider<R extends { budget?: number }, I extends BudgetFields, O extends BudgetState>(
+export function budgetOperations<R extends { budget?: number }, I extends BudgetFields, O extends BudgetState>(
   target: BudgetTarget<R, I, O>,
   Inputs: z.ZodObject & z.ZodType<I>,
 ): pulumi.dynamic.ResourceProvider<I, O> {

@@ -13,7 +13,7 @@ export interface ResourceDeclaration<Module extends string = string> {
   type: string;
   /**
    * Its module under `pulumi-mgmt/internal/providers/`, the path the dynamic door's state requires
-   * (serializedProvider.ts): permanent, never renamed once released.
+   * (dynamicDoor.ts): permanent, never renamed once released.
    */
   module: Module;
   description: string;
@@ -32,8 +32,8 @@ export interface ResourceDeclaration<Module extends string = string> {
   internalInputs: readonly string[];
   /** The API areas its calls go to: the settings it cannot do without follow. */
   apis: readonly Api[];
-  /** check, diff, create, read, update and delete: one implementation for both doors. */
-  provider: pulumi.dynamic.ResourceProvider;
+  /** check, diff, create, read, update and delete (a Pulumi dynamic provider's methods): one implementation for both doors. */
+  operations: pulumi.dynamic.ResourceProvider;
   /**
    * For a resource that takes over an object rather than creating it: the object's id and name
    * from the inputs a pending create recorded, so that recovery of a killed run imports it

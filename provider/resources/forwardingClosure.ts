@@ -2,9 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ProviderName } from "./all";
 
 /**
- * The fallback form of `__provider` (serializedProvider.ts): nothing but forwarding calls that require
+ * The fallback form of `__provider` (dynamicDoor.ts): nothing but forwarding calls that require
  * the provider module `pulumi-mgmt/internal/providers/<name>` when the provider process runs them.
- * No client, credential, path or library is captured; the path is permanent (serializedProvider.ts).
+ * No client, credential, path or library is captured; the path is permanent (dynamicDoor.ts).
  * The closure stored in state is only these calls: this file's name and place are not in it.
  */
 export function forwardingClosure(name: ProviderName): pulumi.dynamic.ResourceProvider {

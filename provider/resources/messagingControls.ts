@@ -12,7 +12,7 @@ import { composeControls, validateArgs, type KeyState, type QueueState } from ".
 import { FlowControlKey, type FlowControlKeySpec } from "./flowControlKey/flowControlKey";
 import type { ActionTargetArgs } from "./messagingFields";
 import { MessagingQueue, type QueueSpec } from "./messagingQueue/messagingQueue";
-import { checkProgramSettings } from "./serializedProvider";
+import { checkProgramSettings } from "./dynamicDoor";
 
 export type { KeyState, QueueState } from "./controlsComposition";
 

@@ -4,11 +4,11 @@ import { RESOURCES, type ProviderName } from "./all";
 
 /**
  * The exports of a permanent providers/<module> file (the path users' state requires, see
- * serializedProvider.ts): the declared provider's methods plus `configure`, as plain properties,
+ * dynamicDoor.ts): the declared operations plus `configure`, as plain properties,
  * so that the module's exports object is itself the provider.
  */
 export function permanentModule(module: ProviderName): pulumi.dynamic.ResourceProvider {
-  const impl = RESOURCES.find((r) => r.module === module)!.provider;
+  const impl = RESOURCES.find((r) => r.module === module)!.operations;
   return {
     configure,
     check: impl.check,

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { MessagingBudget, MessagingControls, SearchIndex } from "../../provider";
-import { providerForm } from "../../provider/resources/serializedProvider";
+import { providerForm } from "../../provider/resources/dynamicDoor";
 import { forwardingClosure } from "../../provider/resources/forwardingClosure";
 import { searchIndexStateSplit } from "../../bench/stateSize";
 import { exported, testEnv, type TestEnv } from "../support/harness";

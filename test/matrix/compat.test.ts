@@ -43,7 +43,7 @@ interface Leg {
   manager: "npm" | "pnpm";
   /** The program: CommonJS or ES module JavaScript, or TypeScript in a project that lists its own `typescript` (as Pulumi's template does). */
   module: "commonjs" | "module" | "typescript";
-  /** How `__provider` is serialized in this layout (provider/resources/serializedProvider.ts). */
+  /** How `__provider` is serialized in this layout (provider/resources/dynamicDoor.ts). */
   form: "module" | "closure";
 }
 

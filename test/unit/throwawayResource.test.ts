@@ -33,7 +33,7 @@ jest.mock("../../provider/resources/all", () => {
     }),
     internalInputs: [],
     apis: [],
-    provider: {
+    operations: {
       async check(_olds: unknown, news: { label?: string }) {
         mockCalls.push("check");
         return news.label
@@ -123,7 +123,7 @@ test("the plugin's Invoke serves the function", async () => {
 
 test("the dynamic door serves the resource through the same provider, from its permanent module", async () => {
   const { providerFor } =
-    require("../../provider/resources/serializedProvider") as typeof import("../../provider/resources/serializedProvider");
+    require("../../provider/resources/dynamicDoor") as typeof import("../../provider/resources/dynamicDoor");
   const { resourceOfType } = require("../../provider/resources/all") as typeof import("../../provider/resources/all");
   const declaration = resourceOfType("Throwaway")!;
   class Throwaway extends pulumi.dynamic.Resource {}

@@ -1,9 +1,9 @@
 /**
  * DatabaseBudget: the declaration a program uses (args, outputs, class). What the engine does
- * with it is in provider.ts and budget.ts.
+ * with it is in operations.ts and budget.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "../serializedProvider";
+import { providerFor } from "../dynamicDoor";
 import { databaseBudget } from "./declaration";
 
 export type { DatabaseBudgetOutputs } from "./schema";

@@ -1,6 +1,6 @@
 /** DatabaseBudget, declared once (declare.ts): both doors, the schema and the docs derive from this. */
 import { declareResource } from "../declare";
-import { databaseBudgetProvider } from "./provider";
+import { databaseBudgetOperations } from "./operations";
 import { DatabaseBudgetOutputsSchema, Inputs } from "./schema";
 
 export const databaseBudget = declareResource({
@@ -11,7 +11,7 @@ export const databaseBudget = declareResource({
   outputs: DatabaseBudgetOutputsSchema,
   internalInputs: ["resourceName", "before"],
   apis: ["management"],
-  provider: databaseBudgetProvider,
+  operations: databaseBudgetOperations,
   takeover: (inputs) => ({ id: inputs.databaseId, name: inputs.databaseId }),
   typescript: { interfaces: [["resources/databaseBudget/databaseBudget", "DatabaseBudgetArgs"]] },
 });

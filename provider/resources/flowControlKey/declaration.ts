@@ -1,6 +1,6 @@
 /** FlowControlKey, declared once (declare.ts): both doors, the schema and the docs derive from this. */
 import { declareResource } from "../declare";
-import { APIS, flowControlKeyProvider } from "./provider";
+import { APIS, flowControlKeyOperations } from "./operations";
 import { KeyInputs, KeyOutputsSchema, keyId } from "./schema";
 
 export const flowControlKey = declareResource({
@@ -11,7 +11,7 @@ export const flowControlKey = declareResource({
   outputs: KeyOutputsSchema,
   internalInputs: ["before"],
   apis: APIS,
-  provider: flowControlKeyProvider,
+  operations: flowControlKeyOperations,
   takeover: (inputs) => ({ id: keyId({ region: inputs.region, key: inputs.key }), name: inputs.key }),
   typescript: {
     interfaces: [

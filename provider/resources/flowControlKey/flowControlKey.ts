@@ -1,10 +1,10 @@
 /**
  * FlowControlKey: the declaration a program uses (args, outputs, class). What the engine does
- * with it (pause, pin, reset, and what destroy gives back) is in provider.ts.
+ * with it (pause, pin, reset, and what destroy gives back) is in operations.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { secretOrUndefined, type ActionTargetArgs } from "../messagingFields";
-import { providerFor } from "../serializedProvider";
+import { providerFor } from "../dynamicDoor";
 import { flowControlKey } from "./declaration";
 
 export type { PinSpec } from "./schema";

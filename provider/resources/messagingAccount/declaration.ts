@@ -1,6 +1,6 @@
 /** MessagingAccount, declared once (declare.ts): both doors, the schema and the docs derive from this. */
 import { declareResource } from "../declare";
-import { APIS, messagingAccountProvider } from "./provider";
+import { APIS, messagingAccountOperations } from "./operations";
 import { Inputs, MessagingAccountOutputsSchema } from "./schema";
 
 export const messagingAccount = declareResource({
@@ -12,7 +12,7 @@ export const messagingAccount = declareResource({
   outputs: MessagingAccountOutputsSchema,
   internalInputs: ["resourceName", "before"],
   apis: APIS,
-  provider: messagingAccountProvider,
+  operations: messagingAccountOperations,
   takeover: (inputs) => ({ id: inputs.accountId, name: inputs.accountId }),
   typescript: { interfaces: [["resources/messagingAccount/messagingAccount", "MessagingAccountArgs"]] },
 });

@@ -1,10 +1,10 @@
 /**
  * MessagingAccount: the declaration a program uses (args, outputs, class). What the engine does
- * with it is in provider.ts.
+ * with it is in operations.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { MessagingPlan, MessagingRegion, Reported } from "../../api/schemas";
-import { providerFor } from "../serializedProvider";
+import { providerFor } from "../dynamicDoor";
 import { messagingAccount } from "./declaration";
 
 export type { MessagingAccountOutputs } from "./schema";

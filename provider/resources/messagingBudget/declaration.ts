@@ -1,6 +1,6 @@
 /** MessagingBudget, declared once (declare.ts): both doors, the schema and the docs derive from this. */
 import { declareResource } from "../declare";
-import { messagingBudgetProvider } from "./provider";
+import { messagingBudgetOperations } from "./operations";
 import { Inputs, MessagingBudgetOutputsSchema } from "./schema";
 
 export const messagingBudget = declareResource({
@@ -11,7 +11,7 @@ export const messagingBudget = declareResource({
   outputs: MessagingBudgetOutputsSchema,
   internalInputs: ["resourceName", "before"],
   apis: ["management"],
-  provider: messagingBudgetProvider,
+  operations: messagingBudgetOperations,
   takeover: (inputs) => ({ id: inputs.accountId, name: inputs.accountId }),
   typescript: { interfaces: [["resources/messagingBudget/messagingBudget", "MessagingBudgetArgs"]] },
 });

@@ -1,10 +1,10 @@
 /**
  * MessagingBudget: the declaration a program uses (args, outputs, class). What the engine does
- * with it is in provider.ts.
+ * with it is in operations.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { MessagingRegion, Reported } from "../../api/schemas";
-import { providerFor } from "../serializedProvider";
+import { providerFor } from "../dynamicDoor";
 import { messagingBudget } from "./declaration";
 
 export type { MessagingBudgetOutputs } from "./schema";

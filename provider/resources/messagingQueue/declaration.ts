@@ -1,6 +1,6 @@
 /** MessagingQueue, declared once (declare.ts): both doors, the schema and the docs derive from this. */
 import { declareResource } from "../declare";
-import { APIS, messagingQueueProvider } from "./provider";
+import { APIS, messagingQueueOperations } from "./operations";
 import { QueueInputs, QueueOutputsSchema, queueId } from "./schema";
 
 export const messagingQueue = declareResource({
@@ -11,7 +11,7 @@ export const messagingQueue = declareResource({
   outputs: QueueOutputsSchema,
   internalInputs: ["before"],
   apis: APIS,
-  provider: messagingQueueProvider,
+  operations: messagingQueueOperations,
   takeover: (inputs) => ({ id: queueId({ region: inputs.region, queue: inputs.queue }), name: inputs.queue }),
   typescript: {
     interfaces: [

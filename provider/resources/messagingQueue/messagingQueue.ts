@@ -1,10 +1,10 @@
 /**
  * MessagingQueue: the declaration a program uses (args, outputs, class). What the engine does
- * with it, and the two modes (declared, existing), are in provider.ts.
+ * with it, and the two modes (declared, existing), are in operations.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { secretOrUndefined, type ActionTargetArgs } from "../messagingFields";
-import { providerFor } from "../serializedProvider";
+import { providerFor } from "../dynamicDoor";
 import { messagingQueue } from "./declaration";
 
 /** Descriptions: the inputs' schema, written onto the compiled declaration (scripts/argDocs.ts). */

@@ -1,6 +1,6 @@
 /** SearchIndex, declared once (declare.ts): both doors, the schema and the docs derive from this. */
 import { declareResource } from "../declare";
-import { APIS, searchIndexProvider } from "./provider";
+import { APIS, searchIndexOperations } from "./operations";
 import { Inputs, SearchIndexOutputs } from "./schema";
 
 export const searchIndex = declareResource({
@@ -12,6 +12,6 @@ export const searchIndex = declareResource({
   outputs: SearchIndexOutputs,
   internalInputs: ["autoName"],
   apis: APIS,
-  provider: searchIndexProvider,
+  operations: searchIndexOperations,
   typescript: { interfaces: [["resources/searchIndex/searchIndex", "SearchIndexArgs"]] },
 });

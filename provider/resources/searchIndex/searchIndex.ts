@@ -1,13 +1,13 @@
 /**
  * SearchIndex: the declaration a program uses (args, outputs, class). What the engine does with
- * it is in provider.ts.
+ * it is in operations.ts.
  */
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { ifFound } from "../../api/errors";
 import type { Reported, SearchRegion, SearchType } from "../../api/schemas";
 import { getSearchIndex, type GetSearchIndexResult } from "../../functions/getSearchIndex";
-import { providerFor } from "../serializedProvider";
+import { providerFor } from "../dynamicDoor";
 import { searchIndex } from "./declaration";
 import type { SearchIndexOutputs, SearchIndexTokens } from "./schema";
 

@@ -283,7 +283,7 @@ const rethrow = (err: unknown): never => {
 /** The API areas its calls go to (its declaration's `apis`). */
 export const APIS: readonly Api[] = ["regional"];
 
-export const flowControlKeyProvider: pulumi.dynamic.ResourceProvider<KeyInputs, KeyOutputs> = {
+export const flowControlKeyOperations: pulumi.dynamic.ResourceProvider<KeyInputs, KeyOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(KeyInputs, news, APIS, news.token);
     const { key, token, pin, region } = news;

@@ -209,7 +209,7 @@ function importedQueue(id: string): QueueOutputs {
 /** The API areas its calls go to (its declaration's `apis`). */
 export const APIS: readonly Api[] = ["regional"];
 
-export const messagingQueueProvider: pulumi.dynamic.ResourceProvider<QueueInputs, QueueOutputs> = {
+export const messagingQueueOperations: pulumi.dynamic.ResourceProvider<QueueInputs, QueueOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(QueueInputs, news, APIS, news.token);
     const failures = [...(result.failures ?? [])];

@@ -168,7 +168,7 @@ function managedIndex(client: MgmtClient, what: string, managedBy: string | unde
 /** The API areas its calls go to (its declaration's `apis`). */
 export const APIS: readonly Api[] = ["management"];
 
-export const searchIndexProvider: pulumi.dynamic.ResourceProvider<Inputs, SearchIndexOutputs> = {
+export const searchIndexOperations: pulumi.dynamic.ResourceProvider<Inputs, SearchIndexOutputs> = {
   async check(olds, news) {
     const inputs = { ...news };
     if (inputs.name === undefined && inputs.autoName !== undefined) {

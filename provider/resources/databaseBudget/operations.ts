@@ -3,11 +3,11 @@
  * the database list). The contract is budget.ts's, the same as MessagingBudget's.
  */
 import type { DatabaseRecord } from "../../api/schemas";
-import { budgetProvider } from "../budget";
+import { budgetOperations } from "../budget";
 import { withoutUndefined } from "../../withoutUndefined";
 import { Inputs, type DatabaseBudgetOutputs } from "./schema";
 
-export const databaseBudgetProvider = budgetProvider<DatabaseRecord, Inputs, DatabaseBudgetOutputs>(
+export const databaseBudgetOperations = budgetOperations<DatabaseRecord, Inputs, DatabaseBudgetOutputs>(
   {
     names: { kind: "DatabaseBudget", what: "database", idField: "databaseId", listedBy: "getDatabases()" },
     idIn: (inputs) => inputs.databaseId,

@@ -78,7 +78,7 @@ function outputsOf(
 /** The API areas its calls go to (its declaration's `apis`). */
 export const APIS: readonly Api[] = ["management"];
 
-export const messagingAccountProvider: pulumi.dynamic.ResourceProvider<Inputs, MessagingAccountOutputs> = {
+export const messagingAccountOperations: pulumi.dynamic.ResourceProvider<Inputs, MessagingAccountOutputs> = {
   async check(olds, news) {
     const result = checkWithSettings(Inputs, news, APIS);
     const conflict = claim(

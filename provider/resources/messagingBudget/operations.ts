@@ -3,11 +3,11 @@
  * account list (endpoint 4). The contract is budget.ts's.
  */
 import type { MessagingAccountRecord } from "../../api/schemas";
-import { budgetProvider } from "../budget";
+import { budgetOperations } from "../budget";
 import { withoutUndefined } from "../../withoutUndefined";
 import { Inputs, type MessagingBudgetOutputs } from "./schema";
 
-export const messagingBudgetProvider = budgetProvider<MessagingAccountRecord, Inputs, MessagingBudgetOutputs>(
+export const messagingBudgetOperations = budgetOperations<MessagingAccountRecord, Inputs, MessagingBudgetOutputs>(
   {
     names: {
       kind: "MessagingBudget",
