@@ -111,20 +111,34 @@ build_langhost() { # $1: the folder to put pulumi-language-nodejs in
 }
 is_fallback_host() { command -v go >/dev/null 2>&1 && go version -m "$1" 2>/dev/null | grep -q "path[[:space:]]*pulumi-mgmt/langhost"; }
 
-if [ -x "$dest/pulumi" ] && [ -x "$dest/pulumi-language-nodejs" ]; then
+built() { [ -x "$dest/pulumi" ] && [ -x "$dest/pulumi-language-nodejs" ]; }
+use_built() { # $1: whose build it is, for the log
   [ -x "$dest/pulumi-resource-pulumi-nodejs" ] || install_plugin_script
   if is_fallback_host "$dest/pulumi-language-nodejs" && [ "$(cat "$dest/.langhost-source" 2>/dev/null)" != "$(langhost_sum)" ]; then
     log "scripts/langhost changed since the cached build: rebuilding the language host"
     in_workspace || module_go_env github.com/pulumi/pulumi
     build_langhost "$dest" || die "could not rebuild scripts/langhost (see above)"
   fi
-  log "using cached pulumi v$version ($dest)"
+  log "using $1 pulumi v$version ($dest)"
   echo "$dest"
   exit 0
-fi
+}
+built && use_built cached
 
 # 3. Build from Go modules.
 command -v go >/dev/null 2>&1 || die "no Pulumi CLI found and no Go toolchain to build one: install the Pulumi CLI $want_minor or newer on PATH (https://www.pulumi.com/docs/install/), or Go 1.25+ to build pulumi v$version from Go modules"
+# One build at a time: a second caller (npm test's setup while .ci/run builds the CLI beside the
+# package's compile, or another process of a program) waits for the first and uses its CLI. (No
+# flock, as on macOS: no waiting.)
+if command -v flock >/dev/null 2>&1; then
+  mkdir -p "$cache_root"
+  exec 9>"$cache_root/pulumi-v$version.lock"
+  if ! flock -n 9; then
+    log "waiting for another process that is building pulumi v$version"
+    flock 9
+  fi
+  built && use_built "the other process's"
+fi
 
 # The version variable lives in sdk/ since 3.1xx and in pkg/ before; -X on a missing one is ignored.
 ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version -X github.com/pulumi/pulumi/pkg/v3/version.Version=v$version"

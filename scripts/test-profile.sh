@@ -13,8 +13,9 @@ trap 'rm -rf "$shim"' EXIT
 mkdir -p "$shim/bin"
 for f in "$real"/*; do ln -s "$f" "$shim/bin/$(basename "$f")"; done
 rm "$shim/bin/pulumi"
+# bash by its path, not from PATH: the release tests run the CLI with a PATH of its own programs alone.
 cat > "$shim/bin/pulumi" <<SH
-#!/usr/bin/env bash
+#!$(command -v bash)
 ( IFS=\$'\t'; printf '%s\t%s\t%s\n' "\${PULUMI_MGMT_PROFILE_FILE:-}" "\${PULUMI_MGMT_PROFILE_TEST:-}" "\$*" >> "$shim/log" )
 exec "$real/pulumi" "\$@"
 SH

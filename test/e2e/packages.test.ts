@@ -39,8 +39,22 @@ function fresh(name: string): string {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 test(
-  "pulumi-mgmt-emulator and pulumi-mgmt-fleet, packed and installed beside pulumi-mgmt: their commands run, their imports load",
+  "pulumi-mgmt installs no web server, job queue, database driver or TypeScript into a program; pulumi-mgmt-emulator and pulumi-mgmt-fleet, packed and installed beside it: their commands run, their imports load",
   async () => {
+    // pulumi-mgmt alone first, then the emulator and the fleet into the same project: one install
+    // of the SDK's dependencies for both.
+    const dir = fresh("installed");
+    await sh(dir, "npm", ["install", "--no-audit", "--no-fund", SDK, TARBALL]);
+    const present = ["fastify", "light-my-request", "pino", "graphile-worker", "pg", "typescript"].filter((name) =>
+      existsSync(path.join(dir, "node_modules", name)),
+    );
+    expect(present).toEqual([]);
+    const alone = await sh(dir, process.execPath, [
+      "-e",
+      `console.log(typeof require("pulumi-mgmt").SearchIndex, typeof require("pulumi-mgmt/automation").mgmtStack)`,
+    ]);
+    expect(alone.trim()).toBe("function function");
+
     const out = fresh("packs");
     const packs = JSON.parse(
       await sh(PACKAGE_ROOT, "npm", [
@@ -67,14 +81,13 @@ test(
       expect(files).toContain("LICENSE");
     }
 
-    const dir = fresh("installed");
-    await sh(dir, "npm", [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      SDK,
-      TARBALL,
-      ...packs.map((p) => path.join(out, p.filename)),
+    await sh(dir, "npm", ["install", "--no-audit", "--no-fund", ...packs.map((p) => path.join(out, p.filename))]);
+    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      "@pulumi/pulumi",
+      "pulumi-mgmt",
+      "pulumi-mgmt-emulator",
+      "pulumi-mgmt-fleet",
     ]);
     const bin = (name: string) => path.join(dir, "node_modules/.bin", name);
     expect(await sh(dir, bin("mgmt-emulator"), ["--help"])).toMatch(/^usage: mgmt-emulator /);
@@ -94,24 +107,6 @@ test(
       converge: "function",
       worker: "function",
     });
-  },
-  10 * 60_000,
-);
-
-test(
-  "pulumi-mgmt installs no web server, job queue, database driver or TypeScript into a program",
-  async () => {
-    const dir = fresh("alone");
-    await sh(dir, "npm", ["install", "--no-audit", "--no-fund", SDK, TARBALL]);
-    const present = ["fastify", "light-my-request", "pino", "graphile-worker", "pg", "typescript"].filter((name) =>
-      existsSync(path.join(dir, "node_modules", name)),
-    );
-    expect(present).toEqual([]);
-    const loaded = await sh(dir, process.execPath, [
-      "-e",
-      `console.log(typeof require("pulumi-mgmt").SearchIndex, typeof require("pulumi-mgmt/automation").mgmtStack)`,
-    ]);
-    expect(loaded.trim()).toBe("function function");
   },
   10 * 60_000,
 );

@@ -84,12 +84,19 @@ async function installed(name: string): Promise<{ e: NodeJS.ProcessEnv; exe: str
 
 const indexNamed = async (name: string) => (await env.client.searchIndexes.list()).find((i) => i.name === name);
 
-test("the plugin archive installs with `pulumi plugin install --file` and runs a YAML program with no node on PATH", async () => {
+test("the plugin archive installs with `pulumi plugin install --file` and runs a YAML program with no node on PATH: an index, and Construct (MessagingControls) with its children", async () => {
   const { e, exe } = await installed("yaml-home");
   const pulumi = path.join(bareBin, "pulumi");
   // An executable of its own (ELF), not a script naming a node.
   expect(readFileSync(exe).subarray(0, 4)).toEqual(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+  const account = (await env.client.messagingAccounts.list()).find(
+    (a) => a.region === "eu-central-1" && a.type === "paid",
+  )!;
+  // A key comes into being when messages are published: this one has been, and runs unpaused.
+  const keys = env.emu.emulator.data.accounts.find((a) => a.record.id === account.id)!.keys;
+  keys["release-key"] = { waitListSize: 2, paused: false, rateResets: 0 };
 
+  // One stack for both (an engine run costs seconds of CPU before it does anything).
   const project = path.join(dir, "yaml");
   mkdirSync(project);
   writeFileSync(
@@ -103,15 +110,28 @@ resources:
       name: release-yaml
       region: eu-west-1
       type: free
+  controls:
+    type: mgmt:index:MessagingControls
+    properties:
+      region: eu-central-1
+      token:
+        fn::secret: ${account.token}
+      flowControlKeys:
+        - key: release-key
+          paused: true
 outputs:
   indexId: \${docs.id}
+  keyStates: \${controls.keyStates}
 `,
   );
   const cli = (args: string[]) => run(pulumi, args, { cwd: project, env: e });
   await cli(["stack", "init", "dev"]);
   const up = await cli(["up", "--yes", "--skip-preview"]);
-  expect(up.stdout).toMatch(/\+ 2 created/); // the stack and the index
+  // The stack, the index, the component and its key.
+  expect(up.stdout).toMatch(/\+ 4 created/);
   expect(await indexNamed("release-yaml")).toBeDefined();
+  expect(up.stdout).toContain("mgmt:index:FlowControlKey controls-key-release-key created");
+  expect(keys["release-key"].paused).toBe(true);
   // Bad input: the executable's check, the node-run plugin's one line.
   writeFileSync(
     path.join(project, "Pulumi.yaml"),
@@ -144,43 +164,6 @@ outputs:
   writeFileSync(path.join(project, "Pulumi.yaml"), yaml);
   await cli(["destroy", "--yes", "--skip-preview"]);
   expect(await indexNamed("release-yaml")).toBeUndefined();
-}, 300_000);
-
-test("Construct (MessagingControls) runs from the executable: the component and its children, with no node on PATH", async () => {
-  const { e } = await installed("construct-home");
-  const account = (await env.client.messagingAccounts.list()).find(
-    (a) => a.region === "eu-central-1" && a.type === "paid",
-  )!;
-  // A key comes into being when messages are published: this one has been, and runs unpaused.
-  const keys = env.emu.emulator.data.accounts.find((a) => a.record.id === account.id)!.keys;
-  keys["release-key"] = { waitListSize: 2, paused: false, rateResets: 0 };
-  const project = path.join(dir, "yaml-construct");
-  mkdirSync(project);
-  writeFileSync(
-    path.join(project, "Pulumi.yaml"),
-    `name: mgmt-release-construct
-runtime: yaml
-resources:
-  controls:
-    type: mgmt:index:MessagingControls
-    properties:
-      region: eu-central-1
-      token:
-        fn::secret: ${account.token}
-      flowControlKeys:
-        - key: release-key
-          paused: true
-outputs:
-  keyStates: \${controls.keyStates}
-`,
-  );
-  const pulumi = path.join(bareBin, "pulumi");
-  const cli = (args: string[]) => run(pulumi, args, { cwd: project, env: e });
-  await cli(["stack", "init", "dev"]);
-  const up = await cli(["up", "--yes", "--skip-preview"]);
-  expect(up.stdout).toContain("mgmt:index:FlowControlKey controls-key-release-key created");
-  expect(keys["release-key"].paused).toBe(true);
-  await cli(["destroy", "--yes", "--skip-preview"]);
   expect(keys["release-key"].paused).toBe(false);
 }, 300_000);
 

@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { archiveName } from "../../scripts/release";
+import { pythonProofEnv } from "./frontDoors";
 import { pulumiCliDir } from "./harness";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -82,12 +83,30 @@ export function pathWithoutNode(dir: string): string {
   return dir;
 }
 
-/** A Python virtual environment in `dir` with `packages` installed by pip (pulumi from PyPI, pip's cache). */
+/**
+ * A Python virtual environment in `dir` with `packages` installed by pip, on the environment
+ * scripts/ensure-python.sh made for the Python proofs (sdk/python's dependencies from PyPI: pulumi,
+ * grpcio, protobuf; npm test's setup makes it): a `.pth` file puts that environment's packages
+ * behind the new one's own, so pip finds what the packages require installed and installs the
+ * packages alone, into the new environment (offline); `pip check` then holds every requirement of theirs met.
+ * A fresh environment cost pip a reinstall of every dependency from its cache.
+ */
 export function pythonVenv(dir: string, packages: string[]): string {
-  execFileSync("python3", ["-m", "venv", dir], { stdio: ["ignore", "ignore", "inherit"] });
+  const base = path.join(pythonProofEnv(), "bin", "python");
+  execFileSync(base, ["-m", "venv", "--without-pip", dir], { stdio: ["ignore", "ignore", "inherit"] });
   const python = path.join(dir, "bin", "python");
-  execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...packages], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const purelib = (interpreter: string) =>
+    execFileSync(interpreter, ["-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], {
+      encoding: "utf8",
+    }).trim();
+  writeFileSync(path.join(purelib(python), "_mgmt_proof_env.pth"), `${purelib(base)}\n`);
+  const pip = (...args: string[]) =>
+    execFileSync(base, ["-m", "pip", "--python", python, "--disable-pip-version-check", ...args], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  // The packages themselves even where the proofs' environment has one of that name and version
+  // (pulumi_mgmt from sdk/python, released for another address): pip would call it installed.
+  pip("install", "--quiet", "--no-index", "--no-deps", "--force-reinstall", ...packages);
+  pip("check"); // and every requirement of theirs is met
   return python;
 }
