@@ -14,5 +14,8 @@ import { PartialFailure } from "../userError";
 export function failedPartway(cause: unknown, id: string, outs: object, news: unknown): PartialFailure {
   if (cause instanceof PartialFailure) return cause;
   const provider = (news as { __provider?: unknown } | undefined)?.__provider;
-  return new PartialFailure(id, provider === undefined ? { ...outs } : { ...outs, __provider: provider }, cause);
+  // As JSON: the dynamic host puts them in a protobuf Struct, which takes no `undefined`.
+  const properties = JSON.parse(JSON.stringify(outs)) as Record<string, unknown>;
+  if (provider !== undefined) properties.__provider = provider;
+  return new PartialFailure(id, properties, cause);
 }

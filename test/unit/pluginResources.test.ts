@@ -7,7 +7,6 @@ import {
   CheckRequest,
   ConfigureRequest,
   DiffResponse,
-  ErrorResourceInitFailed,
   PropertyDiff,
   type CheckResponse,
   type ConfigureResponse,
@@ -15,11 +14,10 @@ import {
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { ServiceError } from "@grpc/grpc-js";
-import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
 import { pluginClient, promised, startPlugin, stopPlugins } from "../support/pluginProcess";
-import { ENGINE_UNKNOWN, PluginRun, secret, struct, urnOf } from "../support/pluginCalls";
+import { ENGINE_UNKNOWN, PluginRun, initFailed, rejection, secret, struct, urnOf } from "../support/pluginCalls";
 
 const TYPE = "SearchIndex";
 let emu: RunningEmulator;
@@ -108,24 +106,6 @@ test("SearchIndex: Check, Diff, Create, Read, Update and Delete through the dyna
   expect(plainText).not.toContain(record.token);
   expect(plainText).not.toContain(record.read_only_token);
 });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
-
-/** The detail of a "created, but failed to initialise" answer (initFailed.ts), as the engine decodes it. */
-function initFailed(err: unknown): ErrorResourceInitFailed {
-  if (!(err as ServiceError).metadata) throw err;
-  const [bin] = (err as ServiceError).metadata.get("grpc-status-details-bin");
-  const [detail] = Status.deserializeBinary(bin as Buffer).getDetailsList();
-  expect(detail.getTypeName()).toBe("pulumirpc.ErrorResourceInitFailed");
-  return detail.unpack(ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
-}
 
 test("SearchIndex: a create or update that did part of its work answers created-but-failed-to-initialise, with the index as it now is", async () => {
   const legacy = await run.create(TYPE, "legacy", struct({ name: "legacy", region: "eu-west-1", type: "free" }));
