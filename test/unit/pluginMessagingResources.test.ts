@@ -315,3 +315,27 @@ test("MessagingAccount: a create that set the plan and then failed to set the pr
   expect(storedAccount(account.id).record.prod_pack_enabled).toBe(false);
   expectNoSecretInPlainText(account.token);
 });
+
+test("FlowControlKey: a create that paused the key and then failed to pin it answers created-but-failed-to-initialise: the pause is the stack's, the pin not yet", async () => {
+  const { region, token, id: accountId } = accountOf("eu-central-1", "free");
+  storedAccount(accountId).keys["tenant-p"] = { waitListSize: 1, paused: false, rateResets: 0 };
+  const key = () => storedAccount(accountId).keys["tenant-p"];
+  emu.addFault({ method: "POST", path: "/flowControl/[^/]+/pin$", status: 400 });
+  const inputs = { region, token: secret(token), key: "tenant-p", paused: true, pin: { parallelism: 2 } };
+  const detail = initFailed(await rejection(run.create("FlowControlKey", "partly", struct(inputs))));
+  expect(detail.getId()).toBe(`${region}/tenant-p`);
+  const outs = run.plain(detail.getProperties());
+  expect(outs).toMatchObject({ key: "tenant-p", paused: true, pausedByStack: true, token: SECRET });
+  expect(outs.pin).toBeUndefined();
+  expect(outs.pinnedByStack).toBeUndefined();
+  expect(key()).toMatchObject({ paused: true });
+
+  // The next up pins; a later destroy lifts the pause this stack set and unpins.
+  const updated = await run.update("FlowControlKey", "partly", detail.getId(), detail.getProperties(), inputs);
+  expect(key()).toMatchObject({ paused: true, pinned: { parallelism: 2 } });
+  await run.nextRun();
+  await run.delete("FlowControlKey", "partly", detail.getId(), updated.getProperties());
+  expect(key().paused).toBe(false);
+  expect(key().pinned).toBeUndefined();
+  expectNoSecretInPlainText(token);
+});
