@@ -36,3 +36,26 @@ export class InternalError extends MgmtError {
     super(`pulumi-mgmt internal error (a bug: please report it): ${message}`);
   }
 }
+
+/**
+ * A create or update that did part of its work and then failed: the object exists (a create) or
+ * changed (an update), and `properties` are its outputs as they now are. Its message is the
+ * failure's own line and what happens next. Both doors answer it as Pulumi's "created, but failed to initialise"
+ * (pulumirpc.ErrorResourceInitFailed): the engine records the object in the stack with these
+ * outputs, shows the failure, and the next `up` updates it (docs/troubleshooting.md). The field
+ * names are the ones the dynamic provider host reads (`id`, `properties`, `reasons`); the plugin
+ * builds the same answer (provider/plugin/initFailed.ts).
+ */
+export class PartialFailure extends UserError {
+  readonly reasons: string[];
+  constructor(
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    cause: unknown,
+  ) {
+    super(
+      `${cause instanceof Error ? cause.message : String(cause)} (what was done is kept in the stack; the next \`pulumi up\` does the rest)`,
+    );
+    this.reasons = [this.message];
+  }
+}

@@ -26,7 +26,8 @@ import {
 } from "@pulumi/pulumi/proto/provider_pb";
 import { RESOURCES } from "../resources/all";
 import { UNKNOWN } from "../resources/validation";
-import { UserError } from "../userError";
+import { PartialFailure, UserError } from "../userError";
+import { InitFailed } from "./initFailed";
 import { fromStruct, present, recorded, toStruct, type Plain } from "./properties";
 import { token } from "./pulumiTypes";
 import { resourceSchema, type PackageSchema } from "./schema";
@@ -155,13 +156,26 @@ export function resourceCalls() {
     ...inputs,
   });
 
+  /** A create or update that did part of its work: answered as created but failed to initialise (initFailed.ts). */
+  const partway =
+    (r: Served, inputs: ReturnType<typeof fromStruct>, secrets: ReadonlySet<string>) =>
+    (err: unknown): never => {
+      if (!(err instanceof PartialFailure)) throw err;
+      const outs = recorded(err.properties as Record<string, Plain>);
+      throw new InitFailed(
+        err,
+        toStruct(outs, secrets),
+        toStruct(inputs.values, union(inputs.secretKeys, r.secretInputs)),
+      );
+    };
+
   async function create(req: CreateRequest): Promise<CreateResponse> {
     const r = resourceOf(req.getUrn());
     const { values, secretKeys } = fromStruct(req.getProperties());
     const secrets = union(secretKeys, r.secretOutputs);
     if (req.getPreview())
       return new CreateResponse().setId("").setProperties(toStruct(previewed(r, present(values)), secrets));
-    const { id, outs } = await r.operations.create(present(values));
+    const { id, outs } = await r.operations.create(present(values)).catch(partway(r, { values, secretKeys }, secrets));
     return new CreateResponse().setId(id).setProperties(toStruct(outs ?? {}, secrets));
   }
 
@@ -191,7 +205,9 @@ export function resourceCalls() {
     if (req.getPreview())
       return new UpdateResponse().setProperties(toStruct(previewed(r, present(news.values)), secrets));
     if (!r.operations.update) throw new UserError(`mgmt plugin: ${typeOf(req.getUrn())} changes only by replacement`);
-    const { outs } = await r.operations.update(req.getId(), recorded(olds.values), present(news.values));
+    const { outs } = await r.operations
+      .update(req.getId(), recorded(olds.values), present(news.values))
+      .catch(partway(r, news, secrets));
     return new UpdateResponse().setProperties(toStruct(outs ?? {}, secrets));
   }
 

@@ -30,6 +30,7 @@ import { UserError } from "../userError";
 import { forResource } from "../waitNotice";
 import { constructCall } from "./construct";
 import { fromStruct, type Plain } from "./properties";
+import { InitFailed } from "./initFailed";
 import { invokeCalls } from "./invokes";
 import { PACKAGE } from "./pulumiTypes";
 import { resourceCalls } from "./resourceCalls";
@@ -54,6 +55,7 @@ function configOf(values: Record<string, Plain>): Record<string, string> {
 
 /** A failure the user can act on, as gRPC status: its one-line message, never a stack. */
 function failed(err: unknown): Partial<grpc.StatusObject> {
+  if (err instanceof InitFailed) return err.status();
   if (err instanceof UserError) return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
   return { code: grpc.status.INTERNAL, details: `mgmt plugin: ${err instanceof Error ? err.message : String(err)}` };
 }

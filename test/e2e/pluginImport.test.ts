@@ -13,7 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { installPlugin } from "../../provider/plugin/install";
 import { PLUGIN_MAIN } from "../support/pluginProcess";
-import { pulumiCliDir, testEnv, type TestEnv } from "../support/harness";
+import { failure, pulumiCliDir, testEnv, type TestEnv } from "../support/harness";
 import { releasedMessage } from "../../provider/resources/released";
 
 let env: TestEnv;
@@ -61,7 +61,9 @@ interface Declared {
 }
 
 interface Export {
-  deployment: { resources: { type: string; inputs?: Record<string, unknown> }[] };
+  deployment: {
+    resources: { type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+  };
 }
 
 /** The program: each declared resource as a CustomResource of the plugin's type token. */
@@ -181,15 +183,51 @@ test("pulumi import and the import option take every resource as found; destroy 
   await pulumi("up", "--yes");
   expect((await client.messagingAccounts.get(accountId)).budget).toBe(70);
 
+  // An adopt by name that renames the index and then fails to set its plan: the plugin answers
+  // "created, but failed to initialise" with the index as it now is, so the engine keeps it in the
+  // stack, and the next up sets the plan (no "not found" for the old name, no second index).
+  const legacy = await client.searchIndexes.create({ name: "legacy", region: "eu-west-1", type: "free" });
+  declare([
+    ...declared.filter((r) => r.name !== "budget"),
+    { type: "MessagingBudget", name: "budget", props: { accountId, budget: 70 } },
+    { type: "SearchIndex", name: "logs", props: logsProps },
+    {
+      type: "SearchIndex",
+      name: "legacy",
+      props: { name: "renamed", region: "eu-west-1", type: "payg", adopt: "legacy" },
+    },
+  ]);
+  emu.addFault({ method: "POST", path: "/setplan$", status: 400 });
+  const partly = await failure(pulumi("up", "--yes"));
+  expect(partly).toMatch(
+    /search index "renamed": [^\n]*400: injected fault \(what was done is kept in the stack; the next `pulumi up` does the rest\)/,
+  );
+  expect(partly).not.toMatch(/\n\s+at /);
+  const stateOf = async () => (JSON.parse(await pulumi("stack", "export")) as Export).deployment.resources;
+  expect((await stateOf()).find((r) => r.id === legacy.id)?.outputs).toMatchObject({
+    name: "renamed",
+    type: "free",
+    found: { name: "legacy", type: "free" },
+  });
+  emu.resetLog();
+  await pulumi("up", "--yes");
+  expect(emu.requests({ route: "POST /v2/search" })).toEqual([]);
+  expect(await client.searchIndexes.get(legacy.id)).toMatchObject({ name: "renamed", type: "payg" });
+  expect((await client.searchIndexes.list()).filter((i) => i.name === "renamed")).toHaveLength(1);
+  expect((await stateOf()).filter((r) => r.id === legacy.id)).toHaveLength(1);
+
   const state = backendText();
-  for (const plain of [docs.token, logs.token, alice.password, messaging.token]) expect(state).not.toContain(plain);
+  for (const plain of [docs.token, logs.token, legacy.token, alice.password, messaging.token])
+    expect(state).not.toContain(plain);
 
   const destroyed = await pulumi("destroy", "--yes");
   // Both indexes were found, not created: released, not deleted, and the run's output says so
   // (the engine's word is "deleted"); the budget found is back.
   for (const i of [docs, logs]) expect(destroyed).toContain(releasedMessage(`search index "${i.name}" (${i.id})`));
   const left = (await client.searchIndexes.list()).map((i) => i.id).sort();
-  expect(left).toEqual([docs.id, logs.id].sort());
+  expect(left).toEqual([docs.id, logs.id, legacy.id].sort());
+  // The index adopted partway is given back as it was found.
+  expect(await client.searchIndexes.get(legacy.id)).toMatchObject({ name: "legacy", type: "free" });
   expect((await client.messagingAccounts.get(accountId)).budget).toBe(50);
   // Everything else was found and left as found: the operator's pause, the queue, the pack, the database budget.
   const at = { region: "eu-central-1", token: messaging.token };

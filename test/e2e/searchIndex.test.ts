@@ -4,7 +4,16 @@
  */
 import { SearchIndex, getSearchIndexOutput, getSearchIndexesOutput } from "../../provider";
 import type { SearchIndexArgs } from "../../provider";
-import { apiCalls, backendContains, exported, isSecret, testEnv, writes, type TestEnv } from "../support/harness";
+import {
+  apiCalls,
+  backendContains,
+  exported,
+  failure,
+  isSecret,
+  testEnv,
+  writes,
+  type TestEnv,
+} from "../support/harness";
 import { releasedMessage } from "../../provider/resources/released";
 
 const TYPE = "pulumi-nodejs:dynamic/mgmt:SearchIndex";
@@ -368,6 +377,38 @@ describe("faults", () => {
     const [res] = await exported(s, TYPE);
     expect(res.id).toBe(live[0].id);
     expect(env.emu.requests({ route: "POST /v2/search" })).toHaveLength(1); // never blindly re-sent
+  });
+
+  test("an adopt that renames and then fails to set the plan keeps the renamed index in the stack: the next up sets the plan, no duplicate", async () => {
+    const legacy = await env.client.searchIndexes.create({ name: "legacy", region: "eu-west-1", type: "free" });
+    const s = await env.stack({
+      program: programOf(() => ({ a: { name: "renamed", region: "eu-west-1", type: "payg", adopt: "legacy" } })),
+    });
+    env.emu.addFault({ method: "POST", path: "/setplan$", status: 400 });
+    const message = await failure(s.up());
+    // The failure's own line, no stack trace.
+    expect(message).toMatch(
+      /search index "renamed".*400: injected fault \(what was done is kept in the stack; the next `pulumi up` does the rest\)/,
+    );
+    expect(message).not.toMatch(/\n\s+at /);
+    expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "renamed", type: "free" });
+    // The host answered "created, but failed to initialise": the index is in the stack as it now is.
+    const [failed] = await exported(s, TYPE);
+    expect(failed.id).toBe(legacy.id);
+    expect(failed.outputs).toMatchObject({ name: "renamed", type: "free", found: { name: "legacy", type: "free" } });
+    expect(failed.outputs!.__provider).toBeDefined();
+    expect(backendContains(s, [legacy.token])).toEqual([]);
+
+    env.emu.resetLog();
+    await s.up();
+    expect(apiCalls(env.emu)["POST /v2/search"]).toBeUndefined();
+    expect(apiCalls(env.emu)["POST /v2/search/:id/rename"]).toBeUndefined();
+    expect((await indexes()).map((i) => [i.id, i.name, i.type])).toEqual([[legacy.id, "renamed", "payg"]]);
+    expect((await exported(s, TYPE)).map((r) => r.id)).toEqual([legacy.id]);
+
+    // Released on destroy with the name and plan it was found with.
+    await s.destroy();
+    expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "legacy", type: "free" });
   });
 
   test("a create that times out is looked up before anything else", async () => {

@@ -5,6 +5,8 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { ServiceError } from "@grpc/grpc-js";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -12,6 +14,7 @@ import {
   CheckRequest,
   ConfigureRequest,
   CreateRequest,
+  ErrorResourceInitFailed,
   DeleteRequest,
   DiffRequest,
   InvokeRequest,
@@ -197,4 +200,23 @@ export class PluginRun {
       this.client.invoke(new InvokeRequest().setTok(`mgmt:index:${fn}`).setArgs(struct(args)), cb),
     );
   }
+}
+
+/** The error a call failed with (the test fails if it did not). */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** The detail of a "created, but failed to initialise" answer (initFailed.ts), as the engine decodes it. */
+export function initFailed(err: unknown): ErrorResourceInitFailed {
+  if (!(err as ServiceError).metadata) throw err;
+  const [bin] = (err as ServiceError).metadata.get("grpc-status-details-bin");
+  const [detail] = Status.deserializeBinary(bin as Buffer).getDetailsList();
+  expect(detail.getTypeName()).toBe("pulumirpc.ErrorResourceInitFailed");
+  return detail.unpack(ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed")!;
 }

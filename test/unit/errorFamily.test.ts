@@ -10,7 +10,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { MgmtClient } from "../../provider/api/client";
 import { ApiError, apiError, ifFound, isNotFound, NotFoundError } from "../../provider/api/errors";
 import { resolveSettings } from "../../provider/config";
-import { InternalError, MgmtError, UserError } from "../../provider/userError";
+import { InternalError, MgmtError, PartialFailure, UserError } from "../../provider/userError";
+import { failedPartway } from "../../provider/resources/partial";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 
 const ROOT = path.join(__dirname, "..", "..", "provider");
@@ -114,6 +115,27 @@ describe("the family", () => {
     expect(bug).not.toBeInstanceOf(UserError);
     expect(bug.message).toMatch(/^pulumi-mgmt internal error \(a bug: please report it\): route/);
     expect(bug.stack).toContain("errorFamily.test");
+  });
+
+  test("a failure partway carries what the dynamic provider host packs as created-but-failed-to-initialise: id, outputs as JSON with __provider, the one line", () => {
+    const cause = apiError("POST", "/v2/search/i-1/setplan", "management", 400, "injected fault").about(
+      'search index "docs"',
+    );
+    const news = { name: "docs", __provider: "require('pulumi-mgmt/internal/providers/searchIndex')" };
+    const partial = failedPartway(cause, "i-1", { name: "docs", type: "free", endpoint: undefined }, news);
+    expect(partial).toBeInstanceOf(PartialFailure);
+    expect(partial).toBeInstanceOf(UserError);
+    expect(partial.stack).toBe("");
+    expect(partial.id).toBe("i-1");
+    // The host's Struct takes no undefined; the host finds the code for a later refresh or destroy in __provider.
+    expect(partial.properties).toEqual({ name: "docs", type: "free", __provider: news.__provider });
+    expect(partial.message).toBe(
+      `${cause.message} (what was done is kept in the stack; the next \`pulumi up\` does the rest)`,
+    );
+    expect(partial.reasons).toEqual([partial.message]);
+    // Through the plugin no __provider arrives; one failure is not wrapped twice.
+    expect(failedPartway(cause, "i-1", { name: "docs" }, { name: "docs" }).properties).toEqual({ name: "docs" });
+    expect(failedPartway(partial, "i-2", {}, news)).toBe(partial);
   });
 });
 

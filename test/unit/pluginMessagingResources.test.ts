@@ -10,7 +10,7 @@ import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { DiffResponse, PropertyDiff } from "@pulumi/pulumi/proto/provider_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
-import { ENGINE_UNKNOWN, PluginRun, secret, struct } from "../support/pluginCalls";
+import { ENGINE_UNKNOWN, PluginRun, initFailed, rejection, secret, struct } from "../support/pluginCalls";
 import { stopPlugins } from "../support/pluginProcess";
 
 let emu: RunningEmulator;
@@ -281,5 +281,61 @@ test("MessagingQueue: Check, a previewed Create, Create, Diff, Update, Read; Del
   run.plain(spare.getProperties());
   delete queues().jobs;
   await readsAsGone("MessagingQueue", spare.getId(), spare.getProperties());
+  expectNoSecretInPlainText(token);
+});
+
+test("MessagingAccount: a create that set the plan and then failed to set the production pack answers created-but-failed-to-initialise, with the plan it set and the pack as found", async () => {
+  const account = accountOf("us-east-1", "free");
+  emu.addFault({ method: "POST", path: "/enable-prodpack/", status: 400 });
+  const inputs = { accountId: account.id, plan: "paid", prodPack: true };
+  const detail = initFailed(await rejection(run.create("MessagingAccount", "partly", struct(inputs))));
+  expect(detail.getId()).toBe(account.id);
+  const outs = run.plain(detail.getProperties());
+  // The pack was not set: the one found stays what destroy gives back, and the next up sets it.
+  expect(outs).toMatchObject({
+    accountId: account.id,
+    plan: "paid",
+    prodPack: false,
+    foundProdPack: false,
+    token: SECRET,
+  });
+  expect(outs.prodPackSet).toBeUndefined();
+  expect(detail.getReasonsList()).toEqual([
+    expect.stringMatching(
+      /^messaging account "[^"]+": [^\n]*400: injected fault \(what was done is kept in the stack; [^\n]*\)$/,
+    ),
+  ]);
+  expect(storedAccount(account.id).record).toMatchObject({ type: "paid", prod_pack_enabled: false });
+
+  // The next up updates it: the pack set now is the stack's, given back on destroy.
+  const updated = await run.update("MessagingAccount", "partly", account.id, detail.getProperties(), inputs);
+  expect(run.plain(updated.getProperties())).toMatchObject({ prodPack: true, prodPackSet: true, foundProdPack: false });
+  await run.nextRun();
+  await run.delete("MessagingAccount", "partly", account.id, updated.getProperties());
+  expect(storedAccount(account.id).record.prod_pack_enabled).toBe(false);
+  expectNoSecretInPlainText(account.token);
+});
+
+test("FlowControlKey: a create that paused the key and then failed to pin it answers created-but-failed-to-initialise: the pause is the stack's, the pin not yet", async () => {
+  const { region, token, id: accountId } = accountOf("eu-central-1", "free");
+  storedAccount(accountId).keys["tenant-p"] = { waitListSize: 1, paused: false, rateResets: 0 };
+  const key = () => storedAccount(accountId).keys["tenant-p"];
+  emu.addFault({ method: "POST", path: "/flowControl/[^/]+/pin$", status: 400 });
+  const inputs = { region, token: secret(token), key: "tenant-p", paused: true, pin: { parallelism: 2 } };
+  const detail = initFailed(await rejection(run.create("FlowControlKey", "partly", struct(inputs))));
+  expect(detail.getId()).toBe(`${region}/tenant-p`);
+  const outs = run.plain(detail.getProperties());
+  expect(outs).toMatchObject({ key: "tenant-p", paused: true, pausedByStack: true, token: SECRET });
+  expect(outs.pin).toBeUndefined();
+  expect(outs.pinnedByStack).toBeUndefined();
+  expect(key()).toMatchObject({ paused: true });
+
+  // The next up pins; a later destroy lifts the pause this stack set and unpins.
+  const updated = await run.update("FlowControlKey", "partly", detail.getId(), detail.getProperties(), inputs);
+  expect(key()).toMatchObject({ paused: true, pinned: { parallelism: 2 } });
+  await run.nextRun();
+  await run.delete("FlowControlKey", "partly", detail.getId(), updated.getProperties());
+  expect(key().paused).toBe(false);
+  expect(key().pinned).toBeUndefined();
   expectNoSecretInPlainText(token);
 });

@@ -13,10 +13,11 @@ import {
 } from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { ServiceError } from "@grpc/grpc-js";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SECRET_SIG, SIG_KEY, type Plain } from "../../provider/plugin/properties";
 import { pluginClient, promised, startPlugin, stopPlugins } from "../support/pluginProcess";
-import { ENGINE_UNKNOWN, PluginRun, secret, struct, urnOf } from "../support/pluginCalls";
+import { ENGINE_UNKNOWN, PluginRun, initFailed, rejection, secret, struct, urnOf } from "../support/pluginCalls";
 
 const TYPE = "SearchIndex";
 let emu: RunningEmulator;
@@ -104,6 +105,56 @@ test("SearchIndex: Check, Diff, Create, Read, Update and Delete through the dyna
   const plainText = run.plainText();
   expect(plainText).not.toContain(record.token);
   expect(plainText).not.toContain(record.read_only_token);
+});
+
+test("SearchIndex: a create or update that did part of its work answers created-but-failed-to-initialise, with the index as it now is", async () => {
+  const legacy = await run.create(TYPE, "legacy", struct({ name: "legacy", region: "eu-west-1", type: "free" }));
+  const record = emu.emulator.data.indexes.find((i) => i.record.id === legacy.getId())!.record;
+
+  // Create: an adopt renames, then its set-plan fails.
+  emu.emulator.controls.addFault({ method: "POST", path: "/setplan$", status: 400, times: 1 });
+  const adopt = { name: "renamed", region: "eu-west-1", type: "payg", adopt: "legacy" };
+  const created = initFailed(await rejection(run.create(TYPE, "adopted", struct(adopt))));
+  expect(created.getId()).toBe(record.id);
+  expect(plain(created.getProperties())).toMatchObject({
+    name: "renamed",
+    type: "free",
+    adopt: "legacy",
+    found: { name: "legacy", type: "free" },
+    tokens: { [SIG_KEY]: SECRET_SIG },
+  });
+  expect(plain(created.getInputs())).toEqual(adopt);
+  expect(created.getReasonsList()).toEqual([
+    expect.stringMatching(
+      /^search index "renamed": [^\n]*400: injected fault \(what was done is kept in the stack; [^\n]*\)$/,
+    ),
+  ]);
+  expect(record).toMatchObject({ name: "renamed", type: "free" });
+
+  // Update: a rename, then its set-plan fails; the rename is reported, the plan stays as it was.
+  emu.emulator.controls.addFault({ method: "POST", path: "/setplan$", status: 400, times: 1 });
+  const changed = { name: "renamed-again", region: "eu-west-1", type: "payg", adopt: "legacy" };
+  const updated = initFailed(await rejection(run.update(TYPE, "adopted", record.id, created.getProperties(), changed)));
+  expect(updated.getId()).toBe(record.id);
+  expect(plain(updated.getProperties())).toMatchObject({
+    name: "renamed-again",
+    type: "free",
+    found: { name: "legacy", type: "free" },
+    tokens: { [SIG_KEY]: SECRET_SIG },
+  });
+
+  // A failure before anything changed is a plain failure, with no object to record.
+  emu.emulator.controls.addFault({ method: "POST", path: "/setplan$", status: 400, times: 1 });
+  const unchanged = await rejection(
+    run.update(TYPE, "adopted", record.id, updated.getProperties(), { ...changed, type: "payg" }),
+  );
+  expect((unchanged as ServiceError).metadata.get("grpc-status-details-bin")).toEqual([]);
+  expect((unchanged as ServiceError).details).toMatch(
+    /^search index "renamed-again" \([^)]+\): [^\n]*400: injected fault$/,
+  );
+
+  const plainText = run.plainText();
+  expect(plainText).not.toContain(record.token);
 });
 
 test("SearchIndex: a previewed Check with an unknown plan sends nothing and fails nothing", async () => {

@@ -32,6 +32,7 @@ import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting
 import { recordTakeover, takenOverThisRun, type ObjectRef } from "../takeovers";
 import type { Api } from "../../api/endpoints";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
+import { failedPartway } from "../partial";
 import { isImport, regionAndName } from "../imported";
 import {
   KeyInputs,
@@ -206,23 +207,36 @@ async function converge(
   now: KeyNow,
   prior: KeyProvenance & { lastResetTrigger?: string | number },
   onError: (err: unknown) => never,
-) {
+  /** After each call that changed the key: what it has now, and whether the declared pin is in place. */
+  reached: (done: Converged, pinned: boolean) => void = () => {},
+): Promise<Converged> {
   const label = keyLabel(inputs.key);
   const t = inputs.token;
   const prov: KeyProvenance = { ...prior, pinnedByStack: { ...prior.pinnedByStack } };
   let paused = now.paused;
+  let lastResetTrigger = prior.lastResetTrigger;
+  const result = (): Converged => ({
+    paused,
+    lastResetTrigger,
+    pausedByStack: prov.pausedByStack,
+    resumedByStack: prov.resumedByStack,
+    pinnedByStack: partsOf(prov.pinnedByStack).length > 0 ? { ...prov.pinnedByStack } : undefined,
+    foundPin: prov.foundPin && Object.keys(prov.foundPin).length > 0 ? { ...prov.foundPin } : undefined,
+  });
   if (inputs.paused === true && now.paused !== true) {
     await act(label, "pause", inputs, () =>
       client.flowControl({ region: inputs.region, token: t }).pause(inputs.key),
     ).catch(onError);
     ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, true));
     paused = true;
+    reached(result(), false);
   } else if (inputs.paused === false && now.paused === true) {
     await act(label, "lift the pause of", inputs, () =>
       client.flowControl({ region: inputs.region, token: t }).resume(inputs.key),
     ).catch(onError);
     ({ pausedByStack: prov.pausedByStack, resumedByStack: prov.resumedByStack } = pauseChanged(prov, false));
     paused = false;
+    reached(result(), false);
   } else if (inputs.paused === undefined && (prov.pausedByStack || prov.resumedByStack)) {
     await giveBackPause(client, inputs, now, prov).catch(onError);
     if (prov.pausedByStack && now.paused === true) paused = false;
@@ -248,26 +262,26 @@ async function converge(
       }
     }
   }
-  if (Object.keys(pin).length > 0)
+  if (Object.keys(pin).length > 0) {
     await act(label, "pin", inputs, () =>
       client.flowControl({ region: inputs.region, token: t }).pin(inputs.key, pin),
     ).catch(onError);
+    reached(result(), true);
+  }
 
-  let lastResetTrigger = prior.lastResetTrigger;
   if (isNewTrigger(inputs.resetRateTrigger, lastResetTrigger)) {
     await act(label, "reset the rate of", inputs, () =>
       client.flowControl({ region: inputs.region, token: t }).resetRate(inputs.key),
     ).catch(onError);
     lastResetTrigger = inputs.resetRateTrigger;
   }
-  return {
-    paused,
-    lastResetTrigger,
-    pausedByStack: prov.pausedByStack,
-    resumedByStack: prov.resumedByStack,
-    pinnedByStack: partsOf(prov.pinnedByStack).length > 0 ? prov.pinnedByStack : undefined,
-    foundPin: prov.foundPin && Object.keys(prov.foundPin).length > 0 ? prov.foundPin : undefined,
-  };
+  return result();
+}
+
+/** What converge leaves the key with, and what of it is the stack's. */
+interface Converged extends KeyProvenance {
+  paused?: boolean;
+  lastResetTrigger?: string | number;
 }
 
 /** What an import knows of a key before reading it: where it is (`<region>/<key>`, keyId). */
@@ -322,25 +336,45 @@ export const flowControlKeyOperations: pulumi.dynamic.ResourceProvider<KeyInputs
     const before = checked ?? (await readBefore(client, inputs, () => readKey(client, inputs)));
     const acting = await actingWith(client, keyLabel(inputs.key), {}, inputs.token);
     recordTakeover(keyRef(client, inputs));
-    // The pin creates a key that does not exist yet; its pause and rate reset need it to exist.
-    const created = before.absent
-      ? await converge(client, { ...inputs, paused: undefined, resetRateTrigger: undefined }, {}, {}, rethrow)
-      : {};
-    // What is already in place is not sent again, and is not this stack's: only what it changes is.
-    const now = before.absent
-      ? { paused: false, pin: inputs.pin }
-      : { paused: before.paused, pin: before.pin as Pin | undefined };
-    const done = await converge(client, inputs, now, created, rethrow);
-    return {
-      id: keyId(inputs),
-      outs: withoutUndefined({
+    const outputs = (done: Converged, pin: Pin | undefined) =>
+      withoutUndefined({
         ...inputs,
+        pin,
         waitListSize: before.waitListSize,
         managedBy: acting.managedBy,
         tokenFingerprint: acting.tokenFingerprint,
         ...done,
-      }),
+      });
+    // What this create changed so far: a failure after a change reports it (failedPartway), so that
+    // a pause or pin it set is the stack's to give back, not found in place by the next attempt.
+    let reached: { done: Converged; pin: Pin | undefined } | undefined;
+    const partway = (err: unknown): never => {
+      if (!reached) throw err;
+      throw failedPartway(err, keyId(inputs), outputs(reached.done, reached.pin), news);
     };
+    try {
+      // The pin creates a key that does not exist yet; its pause and rate reset need it to exist.
+      const created = before.absent
+        ? await converge(
+            client,
+            { ...inputs, paused: undefined, resetRateTrigger: undefined },
+            {},
+            {},
+            rethrow,
+            (done) => (reached = { done, pin: inputs.pin }),
+          )
+        : {};
+      // What is already in place is not sent again, and is not this stack's: only what it changes is.
+      const now = before.absent
+        ? { paused: false, pin: inputs.pin }
+        : { paused: before.paused, pin: before.pin as Pin | undefined };
+      const done = await converge(client, inputs, now, created, rethrow, (done, pinned) => {
+        reached = { done, pin: pinned ? inputs.pin : now.pin };
+      });
+      return { id: keyId(inputs), outs: outputs(done, inputs.pin) };
+    } catch (err) {
+      return partway(err);
+    }
   },
 
   async read(id, stored) {

@@ -30,6 +30,7 @@ import { rotateOnce, rotationDue } from "../rotation";
 import { recordTakeover, takenOverThisRun } from "../takeovers";
 import type { Api } from "../../api/endpoints";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
+import { failedPartway } from "../partial";
 import { Inputs, planOf, type MessagingAccountOutputs } from "./schema";
 import { sayReleased } from "../released";
 
@@ -120,27 +121,39 @@ export const messagingAccountOperations: pulumi.dynamic.ResourceProvider<Inputs,
     if (!record) throw noSuchAccount(id);
     recordTakeover({ kind: "messaging account", id });
     const foundProdPack = before?.prodPack ?? record.prod_pack_enabled ?? false;
-    let changed = false;
-    if (inputs.plan !== undefined && inputs.plan !== planOf(record)) {
-      await client.messagingAccounts.setPlan(id, inputs.plan).catch((err) => Promise.reject(about(err)));
-      changed = true;
-    }
-    if (inputs.prodPack !== undefined && inputs.prodPack !== (record.prod_pack_enabled ?? false)) {
-      await client.messagingAccounts.setProdPack(id, inputs.prodPack).catch((err) => Promise.reject(about(err)));
-      changed = true;
-    }
-    if (changed) record = await client.messagingAccounts.get(id);
+    const setsPlan = inputs.plan !== undefined && inputs.plan !== planOf(record);
+    const setsPack = inputs.prodPack !== undefined && inputs.prodPack !== (record.prod_pack_enabled ?? false);
     // Creating with a tokenRotation value records it: the next new value rotates.
     const prodPackSet =
       inputs.prodPack !== undefined && inputs.prodPack !== foundProdPack ? inputs.prodPack : undefined;
-    return {
-      id,
-      outs: outputsOf(
-        record,
-        { foundProdPack, prodPackSet, tokenRotation: inputs.tokenRotation },
+    const outputs = (r: MessagingAccountRecord, packSet: boolean | undefined) =>
+      outputsOf(
+        r,
+        { foundProdPack, prodPackSet: packSet, tokenRotation: inputs.tokenRotation },
         managementIdentity(client.settings),
-      ),
-    };
+      );
+    // What this create changed so far: a failure after a change reports it (failedPartway), so
+    // that the pack found stays what destroy gives back.
+    const done = { plan: false, pack: false };
+    try {
+      if (setsPlan) {
+        await client.messagingAccounts.setPlan(id, inputs.plan!);
+        done.plan = true;
+      }
+      if (setsPack) {
+        await client.messagingAccounts.setProdPack(id, inputs.prodPack!);
+        done.pack = true;
+      }
+      if (setsPlan || setsPack) record = await client.messagingAccounts.get(id);
+    } catch (err) {
+      if (!done.plan && !done.pack) throw about(err);
+      const outs = done.pack
+        ? outputs({ ...record, prod_pack_enabled: inputs.prodPack }, prodPackSet)
+        : outputs(record, setsPack ? undefined : prodPackSet);
+      if (done.plan) outs.plan = inputs.plan!;
+      throw failedPartway(about(err), id, outs, news);
+    }
+    return { id, outs: outputs(record, prodPackSet) };
   },
 
   async read(id, stored) {

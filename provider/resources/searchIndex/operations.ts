@@ -25,6 +25,7 @@ import type { Api } from "../../api/endpoints";
 import { sayReleased } from "../released";
 import { isImport } from "../imported";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
+import { failedPartway } from "../partial";
 import { Inputs, type FoundIndex, type SearchIndexOutputs, type SearchIndexTokens } from "./schema";
 
 function tokensOf(token: string, readOnlyToken: string | undefined): SearchIndexTokens {
@@ -70,10 +71,15 @@ async function readIndex(client: MgmtClient, id: string): Promise<SearchIndexRec
 
 const indexLabel = (name: string, id: string) => `search index "${name}" (${id})`;
 
-/** Takes an existing index over: the record after the stack's changes, and how it was found if it changed anything. */
+/**
+ * Takes an existing index over: the record after the stack's changes, and how it was found if it
+ * changed anything. A rename or set-plan that fails after an earlier one succeeded calls
+ * `partway` with the index as it now is (failedPartway: the engine then keeps it in the stack).
+ */
 async function adoptExisting(
   client: MgmtClient,
   inputs: Inputs,
+  partway: (now: SearchIndexRecord, found: FoundIndex, err: unknown) => never,
 ): Promise<{ record: SearchIndexRecord; found?: FoundIndex }> {
   const ref = inputs.adopt!;
   const record = (await ifFound(client.searchIndexes.get(ref))) ?? (await findByName(client, ref));
@@ -86,12 +92,22 @@ async function adoptExisting(
   }
   const name = inputs.name ?? record.name;
   const found = { name: record.name, type: record.type };
-  if (record.name !== name) await client.searchIndexes.rename(record.id, name);
-  if (record.type !== inputs.type) {
-    await client.searchIndexes.setPlan(record.id, inputs.type);
-    return { record: await client.searchIndexes.get(record.id), found };
+  let now = record;
+  try {
+    if (record.name !== name) {
+      await client.searchIndexes.rename(record.id, name);
+      now = { ...now, name };
+    }
+    if (record.type !== inputs.type) {
+      await client.searchIndexes.setPlan(record.id, inputs.type);
+      now = { ...now, type: inputs.type };
+      return { record: await client.searchIndexes.get(record.id), found };
+    }
+  } catch (err) {
+    if (now === record) throw err;
+    partway(now, found, err);
   }
-  return { record: { ...record, name }, found: record.name !== name ? found : undefined };
+  return { record: now, found: record.name !== name ? found : undefined };
 }
 
 const CREATE_ATTEMPTS = 5;
@@ -215,17 +231,24 @@ export const searchIndexOperations: pulumi.dynamic.ResourceProvider<Inputs, Sear
   async create(news: Inputs) {
     const inputs = Inputs.parse(news);
     const client = apiClient();
+    const about = (err: unknown) =>
+      err instanceof ApiError ? err.about(`search index "${inputs.name ?? inputs.adopt}"`) : err;
+    const outputs = (record: SearchIndexRecord, found: FoundIndex | undefined) => {
+      const outs = outputsOf(record, inputs, managementIdentity(client.settings));
+      if (found) outs.found = found;
+      return outs;
+    };
     const { record, found } = await (
       inputs.adopt
-        ? adoptExisting(client, inputs)
+        ? adoptExisting(client, inputs, (now, found, err) => {
+            throw failedPartway(about(err), now.id, outputs(now, found), news);
+          })
         : createIndex(client, inputs, inputs.name!).then((r) => ({ record: r, found: undefined }))
     ).catch((err) => {
-      throw err instanceof ApiError ? err.about(`search index "${inputs.name ?? inputs.adopt}"`) : err;
+      throw about(err);
     });
     recordTakeover({ kind: "search index", id: record.id });
-    const outs = outputsOf(record, inputs, managementIdentity(client.settings));
-    if (found) outs.found = found;
-    return { id: record.id, outs };
+    return { id: record.id, outs: outputs(record, found) };
   },
 
   async read(id, stored) {
@@ -251,9 +274,11 @@ export const searchIndexOperations: pulumi.dynamic.ResourceProvider<Inputs, Sear
   async update(id, olds: SearchIndexOutputs, news: Inputs) {
     const client = apiClient();
     const label = indexLabel(olds.name, id);
+    let gone = false;
     const guard = (err: unknown): never => {
       if (isNotFound(err)) {
         believeGone(managedIndex(client, label, olds.managedBy));
+        gone = true;
         throw new UserError(
           `${label} no longer exists: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`,
         );
@@ -261,44 +286,60 @@ export const searchIndexOperations: pulumi.dynamic.ResourceProvider<Inputs, Sear
       throw err instanceof ApiError ? err.about(label) : err;
     };
     const name = news.name ?? olds.name;
-    if (olds.name !== name) {
-      await client.searchIndexes.rename(id, name).catch(guard);
-      await applyToSharedList<SearchIndexRecord>(INDEXES, (all) =>
-        all.filter((i) => i.id === id).forEach((i) => (i.name = name)),
-      );
-    }
-    // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
-    if (olds.type !== news.type) await client.searchIndexes.setPlan(id, news.type).catch(guard);
-    // A new tokenRotation value: both tokens replaced in place, and the new ones returned, so that
-    // whatever consumes them is updated in this same `up`.
-    let tokens = olds.tokens;
-    if (rotationDue(olds.tokenRotation, news.tokenRotation)) {
-      const read = async () => (await client.searchIndexes.get(id)).token;
-      await rotateOnce(await read().catch(guard), read, () => client.searchIndexes.resetTokens(id)).catch(guard);
-      const rotated = await client.searchIndexes.get(id).catch(guard);
-      tokens = tokensOf(rotated.token, rotated.read_only_token);
-    }
-    const outs: SearchIndexOutputs = {
-      name,
-      region: olds.region,
-      type: news.type,
-      deployedRegion: olds.deployedRegion,
-      tokens,
-      managedBy: managementIdentity(client.settings),
+    const rotating = rotationDue(olds.tokenRotation, news.tokenRotation);
+    // The index as it is: each change is recorded once made, so that a later failure reports it.
+    const now = { name: olds.name, type: olds.type, tokens: olds.tokens, rotated: false };
+    const outputs = (): SearchIndexOutputs => {
+      const outs: SearchIndexOutputs = {
+        name: now.name,
+        region: olds.region,
+        type: now.type,
+        deployedRegion: olds.deployedRegion,
+        tokens: now.tokens,
+        managedBy: managementIdentity(client.settings),
+      };
+      // A rotation not made yet stays due: the recorded value is the old one.
+      const rotation = rotating && !now.rotated ? olds.tokenRotation : (news.tokenRotation ?? olds.tokenRotation);
+      if (rotation !== undefined) outs.tokenRotation = rotation;
+      if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
+      if (news.adopt !== undefined) outs.adopt = news.adopt;
+      // Still adopted: how it was before this stack first changed it is what destroy gives back.
+      const found =
+        olds.found ??
+        (olds.adopt !== undefined && (olds.name !== now.name || olds.type !== now.type)
+          ? { name: olds.name, type: olds.type }
+          : undefined);
+      if (news.adopt !== undefined && found !== undefined) outs.found = found;
+      if (news.autoName !== undefined) outs.autoName = news.autoName;
+      return outs;
     };
-    const rotation = news.tokenRotation ?? olds.tokenRotation;
-    if (rotation !== undefined) outs.tokenRotation = rotation;
-    if (olds.endpoint !== undefined) outs.endpoint = olds.endpoint;
-    if (news.adopt !== undefined) outs.adopt = news.adopt;
-    // Still adopted: how it was before this stack first changed it is what destroy gives back.
-    const found =
-      olds.found ??
-      (olds.adopt !== undefined && (olds.name !== name || olds.type !== news.type)
-        ? { name: olds.name, type: olds.type }
-        : undefined);
-    if (news.adopt !== undefined && found !== undefined) outs.found = found;
-    if (news.autoName !== undefined) outs.autoName = news.autoName;
-    return { outs };
+    try {
+      if (olds.name !== name) {
+        await client.searchIndexes.rename(id, name).catch(guard);
+        now.name = name;
+        await applyToSharedList<SearchIndexRecord>(INDEXES, (all) =>
+          all.filter((i) => i.id === id).forEach((i) => (i.name = name)),
+        );
+      }
+      // The plan's limits are not stored (SearchIndexOutputs), so set-plan needs no read-back.
+      if (olds.type !== news.type) {
+        await client.searchIndexes.setPlan(id, news.type).catch(guard);
+        now.type = news.type;
+      }
+      // A new tokenRotation value: both tokens replaced in place, and the new ones returned, so that
+      // whatever consumes them is updated in this same `up`.
+      if (rotating) {
+        const read = async () => (await client.searchIndexes.get(id)).token;
+        await rotateOnce(await read().catch(guard), read, () => client.searchIndexes.resetTokens(id)).catch(guard);
+        const rotated = await client.searchIndexes.get(id).catch(guard);
+        now.tokens = tokensOf(rotated.token, rotated.read_only_token);
+        now.rotated = true;
+      }
+    } catch (err) {
+      if (gone || (now.name === olds.name && now.type === olds.type)) throw err;
+      throw failedPartway(err, id, outputs(), news);
+    }
+    return { outs: outputs() };
   },
 
   async delete(id, props: SearchIndexOutputs) {
