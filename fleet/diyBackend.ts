@@ -13,7 +13,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import path from "node:path";
 import type { Client } from "pg";
 import { z } from "zod";
-import { fleetClient } from "./fence";
+import { fleetClient } from "./fleetDatabase";
 
 /** A postgres:// backend's file: its bytes in base64. */
 const PostgresFile = z.object({ data: z.string() });

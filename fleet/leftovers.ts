@@ -10,8 +10,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { abortableSleep } from "./fence";
 import { alive } from "./processes";
+import { abortableSleep } from "./waits";
 
 const MARKER = "PULUMI_MGMT_FLEET_RUN";
 

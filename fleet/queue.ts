@@ -17,7 +17,7 @@
  */
 import { makeWorkerUtils, Logger, type Job } from "graphile-worker";
 import type { Action, Drift } from "./converge";
-import { FLEET_SCHEMA, ensureFleetSchema, fleetClient } from "./fence";
+import { FLEET_SCHEMA, ensureFleetSchema, fleetClient } from "./fleetDatabase";
 import "./pgRetries";
 import { TENANT_PROJECT, type Tenant } from "./tenant";
 

@@ -14,8 +14,9 @@ import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { backendFolder, isPostgres, postgresFileText } from "./diyBackend";
-import { abortableSleep, fleetClient } from "./fence";
+import { fleetClient } from "./fleetDatabase";
 import { seconds } from "./liveness";
+import { abortableSleep } from "./waits";
 
 /** What Pulumi writes in a lock (the DIY backend's lockContent). */
 const LockContent = z.object({

@@ -17,8 +17,9 @@ import {
 import type { MgmtConfig } from "pulumi-mgmt/internal/automation/stack";
 import { ACTIONS } from "./converge";
 import { convergeFenced } from "./fencedRun";
-import { FenceBusyError, ensureFleetSchema, fleetClient, isDead } from "./fence";
-import { Liveness } from "./liveness";
+import { FenceBusyError } from "./fence";
+import { ensureFleetSchema, fleetClient } from "./fleetDatabase";
+import { isDead, Liveness } from "./liveness";
 import { quiet, TASK, type Payload } from "./queue";
 import { checkTenants, TENANT_PROJECT } from "./tenant";
 import { UserError } from "pulumi-mgmt/internal/userError";
