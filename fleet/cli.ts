@@ -22,7 +22,7 @@ import { readTenants, type Tenant } from "./tenant";
 import { exitStatus, parseCommandLine, UsageError } from "pulumi-mgmt/internal/cli/commandLine";
 import { fleetCommandLine, fleetUsage, FLEET_COMMANDS, type FleetCommand, type OptionName } from "./usage";
 import { failureLine } from "./failureLine";
-import { isPostgres } from "./diyBackend";
+import { isPostgres } from "./adapters/pulumiBackend";
 
 function database(value: string | undefined): string {
   const url =
