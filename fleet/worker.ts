@@ -159,7 +159,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     forbiddenFlags: () => (stopping.signal.aborted ? [...ACTIONS] : null),
   });
   const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
-  // One look at a time: confirming a worker dead takes longer than the interval (fence.ts, isDead).
+  // One look at a time: confirming a worker dead takes longer than the interval (liveness.ts, isDead).
   let reaping: Promise<void> | undefined;
   const lost = new LostOutcomes();
   const reaper = setInterval(() => {
