@@ -37,7 +37,10 @@ beforeAll(() => {
   pg = startPostgres();
   work = mkdtempSync(path.join(tmpdir(), "pulumi-backend-"));
 });
+/** The CLIs started here: a test that fails while one waits for its gate ends it, and its program, at the end. */
+const started: number[] = [];
 afterAll(() => {
+  for (const pid of started) if (alive(pid)) killTree(pid, true);
   pg?.stop();
   rmSync(work, { recursive: true, force: true });
 });
@@ -79,6 +82,7 @@ function project(cliDir: string, backendUrl: string, stack: string) {
         cwd: dir,
         env: env(gate),
       });
+      started.push(child.pid!);
       let out = "";
       child.stdout.on("data", (d) => (out += d));
       child.stderr.on("data", (d) => (out += d));
