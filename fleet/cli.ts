@@ -22,7 +22,7 @@ import { readTenants, type Tenant } from "./tenant";
 import { exitStatus, parseCommandLine, UsageError } from "pulumi-mgmt/internal/cli/commandLine";
 import { fleetCommandLine, fleetUsage, FLEET_COMMANDS, type FleetCommand, type OptionName } from "./usage";
 import { failureLine } from "./failureLine";
-import { isPostgres } from "./diyBackend";
+import { isPostgres } from "./adapters/pulumiBackend";
 
 function database(value: string | undefined): string {
   const url =
@@ -227,6 +227,9 @@ async function main(argv: string[]): Promise<number> {
       const stop = shutdown({ log: (line) => console.log(`mgmt-fleet: ${line}`) });
       // Loaded here only: the other commands never need the Pulumi SDK that runs take (worker.ts).
       const { startWorker } = await import("./worker");
+      // A job whose outcome was lost stays locked by this process until it is gone: it stops, so
+      // that another worker takes the job, and exits 1 for its service manager to start it again.
+      let lostOutcome = false;
       const worker = await startWorker({
         database: db,
         concurrency,
@@ -234,6 +237,13 @@ async function main(argv: string[]): Promise<number> {
         mgmt,
         abandon: stop.abandon,
         lockWaitMs: lockWait * 1000,
+        onLostOutcome: (line) => {
+          console.log(`mgmt-fleet: ${line}`);
+          if (lostOutcome) return;
+          lostOutcome = true;
+          stop.request("a job's outcome was lost");
+          void worker.stop();
+        },
       });
       setMaxListeners(concurrency * 4 + 10);
       // process.on, not once: execa (under the Automation API) re-raises a signal that finds no
@@ -251,7 +261,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(`mgmt-fleet worker: ${concurrency} at a time, work in ${workRoot}`);
       await worker.done;
       console.log("mgmt-fleet worker: stopped");
-      return stop.abandon.aborted ? 1 : 0; // stopped for good: runs left for others to recover
+      return stop.abandon.aborted || lostOutcome ? 1 : 0; // stopped for good, or a job left locked: others recover them
     }
   }
 }

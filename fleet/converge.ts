@@ -9,7 +9,6 @@ import path from "node:path";
 import { ConcurrentUpdateError, StackNotFoundError, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { mgmtEnv, mgmtStack, type MgmtConfig } from "pulumi-mgmt/internal/automation/stack";
 import { recoverPendingCreates } from "pulumi-mgmt/internal/automation/recovery";
-import { createEmptyStack } from "./diyBackend";
 import { forgetStack, isKnownStack, markStackKnown } from "./knownStacks";
 import { tenantRunLogCap } from "./cliLogs";
 import { alive } from "./processes";
@@ -227,29 +226,13 @@ export async function converge(
 
   const cancelled = (attempts: number) =>
     done({ status: "cancelled", attempts, error: `cancelled: ${stopReason(o.signal)}`, transient: true });
+  // A stack not known to exist is selected, or created, by the CLI (`stack select --create`): one
+  // CLI command more than a known stack's run.
   let known = o.stackExists === true || isKnownStack(workDir, o.backendUrl, t.id);
-  // A stack not known to exist is made here, where the backend's layout is known (diyBackend.ts):
-  // a new tenant's run then starts one CLI (its operation), not two (`stack select --create` first).
-  // Tried once: a stack found missing after that is selected or created by the CLI.
-  let madeHere = false;
   for (let attempt = 1; ; attempt++) {
     // A signal given before the CLI starts would never reach it (the Automation API listens for the abort only after).
     if (o.signal.aborted) return cancelled(attempt);
     try {
-      if (!known && !madeHere) {
-        madeHere = true;
-        // Any failure here (a link the file system refuses, the database gone a moment): the CLI
-        // makes it, unless the run was stopped meanwhile (its CLI would never hear of it).
-        const made = await createEmptyStack(o.backendUrl, TENANT_PROJECT, t.id, o.signal).catch((err: unknown) => {
-          if (!o.signal.aborted)
-            progress(
-              `could not write the new stack into the backend (${runFailureReason(err)}): the Pulumi CLI creates it`,
-            );
-          return "not-here" as const;
-        });
-        if (o.signal.aborted) return cancelled(attempt);
-        known = made !== "not-here";
-      }
       // The service's settings reach the plugin as environment variables, not as the stack's
       // config: the same for every tenant, and one CLI command per run (config set-all) fewer.
       // Pulumi's log folder stays small, or every CLI start lists a growing folder (cliLogs.ts).
@@ -314,8 +297,7 @@ export async function converge(
     } catch (err) {
       if (known && err instanceof StackNotFoundError) {
         // Removed since this folder last ran it (a destroy elsewhere), or since the fleet's last
-        // run of it (outside the fleet): made again, written into the backend (diyBackend.ts) or
-        // else by the CLI.
+        // run of it (outside the fleet): made again by the CLI.
         forgetStack(workDir);
         known = false;
         attempt--;

@@ -11,7 +11,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { runFailureReason, type TenantResult } from "./converge";
-import { abortableSleep, ensureFleetSchema, FenceBusyError } from "./fence";
+import { FenceBusyError } from "./fence";
+import { ensureFleetSchema } from "./fleetDatabase";
+import { abortableSleep } from "./waits";
 import { convergeFenced, type FencedRunOptions } from "./fencedRun";
 import { Liveness, seconds } from "./liveness";
 import type { Shutdown } from "./shutdown";

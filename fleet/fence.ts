@@ -12,74 +12,10 @@
  * The same database holds the Pulumi state (postgres:// backend) and graphile-worker's jobs.
  */
 import { hostname } from "node:os";
-import { Client, type ClientConfig } from "pg";
 import { UserError } from "pulumi-mgmt/internal/userError";
-
-export const FLEET_SCHEMA = "pulumi_mgmt_fleet";
-
-/**
- * A client of the fleet's database. A server that drops a connection (a restart) makes its client
- * emit "error" even while idle, which unheard would crash the whole worker: its queries reject
- * instead, and that is what the callers handle.
- */
-export function fleetClient(
-  connectionString: string,
-  options: Pick<ClientConfig, "keepAlive" | "connectionTimeoutMillis" | "query_timeout"> = {},
-): Client {
-  const client = new Client({ connectionString, ...options });
-  client.on("error", () => undefined);
-  return client;
-}
-
-const ensured = new Map<string, Promise<void>>();
-
-/** The fleet's own tables, made once per database and process; concurrent first runs queue on a transaction lock. */
-export function ensureFleetSchema(connectionString: string): Promise<void> {
-  let made = ensured.get(connectionString);
-  if (!made) {
-    made = createFleetSchema(connectionString);
-    made.catch(() => ensured.delete(connectionString));
-    ensured.set(connectionString, made);
-  }
-  return made;
-}
-
-async function createFleetSchema(connectionString: string): Promise<void> {
-  const client = fleetClient(connectionString);
-  await client.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('pulumi-mgmt-fleet:schema', 0))");
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${FLEET_SCHEMA}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.runs (
-      id bigserial PRIMARY KEY,
-      stack text NOT NULL,
-      action text NOT NULL,
-      job_id text,
-      attempt int NOT NULL DEFAULT 1,
-      worker text NOT NULL,
-      started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-      ended_at timestamptz,
-      result text,
-      error text,
-      changes jsonb,
-      drift jsonb,
-      fence_lost boolean NOT NULL DEFAULT false
-    )`);
-    await client.query(`CREATE INDEX IF NOT EXISTS runs_stack ON ${FLEET_SCHEMA}.runs (stack, id)`);
-    // Who a run's Pulumi lock would name (stackLock.ts): its host, and the pids of its CLIs as
-    // each starts (automation/boundCli.ts). And what a status shows while the run waits.
-    await client.query(
-      `ALTER TABLE ${FLEET_SCHEMA}.runs ADD COLUMN IF NOT EXISTS host text, ADD COLUMN IF NOT EXISTS cli_pids int[] NOT NULL DEFAULT '{}', ADD COLUMN IF NOT EXISTS note text`,
-    );
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    await client.end();
-  }
-}
+import { ensureFleetSchema, fleetClient, FLEET_SCHEMA } from "./fleetDatabase";
+import { isDead } from "./liveness";
+import { untilDone } from "./waits";
 
 export interface RunRecord {
   result: string;
@@ -129,45 +65,9 @@ export interface Fence {
 /** The results of a run that found or made its stack (converge.ts): after one, the stack exists until a destroy. */
 const STACK_FOUND_OR_MADE = ["created", "updated", "unchanged", "drifted"];
 
-/** The advisory lock a live worker holds on its process's own connection (liveness.ts). */
-export const workerLockName = (worker: string) => `pulumi-mgmt-fleet:worker:${worker}`;
-
 /** A live run holds the stack: the job waits and tries again. */
 export class FenceBusyError extends UserError {
   override readonly name = "FenceBusyError";
-}
-
-/**
- * How long a worker's lock must stay free before its process is judged gone. A live worker loses
- * its lock whenever its connection drops (a database restart, crash or failover, a cut
- * connection) and takes it again within seconds of reaching the server: its reconnect waits at
- * most 5 s between attempts.
- */
-export const CONFIRM_DEAD_MS = 12_000;
-
-/** Whether a worker's process is gone: nobody holds its lock, seen twice CONFIRM_DEAD_MS apart. */
-export async function isDead(client: Client, worker: string): Promise<boolean> {
-  if (!(await lockFree(client, worker))) return false;
-  await new Promise((r) => setTimeout(r, CONFIRM_DEAD_MS));
-  return lockFree(client, worker);
-}
-
-/**
- * Whether nobody holds a worker's lock, read from pg_locks rather than by taking it: runs of one
- * process check the same dead worker side by side (every stack it left open), and a probe that
- * takes the lock, however briefly, reads to its neighbour as a live worker.
- */
-async function lockFree(client: Client, worker: string): Promise<boolean> {
-  const { rows } = await client.query<{ free: boolean }>(
-    `SELECT NOT EXISTS (
-       SELECT 1 FROM pg_locks, (SELECT hashtextextended($1, 0) AS k) AS key
-       WHERE locktype = 'advisory' AND granted AND objsubid = 1
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-         AND classid::bigint = ((k >> 32) & 4294967295) AND objid::bigint = (k & 4294967295)
-     ) AS free`,
-    [workerLockName(worker)],
-  );
-  return rows[0].free;
 }
 
 /**
@@ -282,25 +182,4 @@ export async function takeFence(
     await release();
     throw err;
   }
-}
-
-/** Attempts 1 s, 2 s, ... up to 10 s apart, until done or `abandon` fires: the database restarting or away. */
-async function untilDone(op: () => Promise<void>, abandon?: AbortSignal): Promise<void> {
-  for (let attempt = 1; !abandon?.aborted; attempt++) {
-    try {
-      return await op();
-    } catch {
-      await abortableSleep(Math.min(1000 * attempt, 10_000), abandon);
-    }
-  }
-}
-
-/** A wait that ends early when `signal` fires, and keeps no process alive. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => (clearTimeout(timer), signal?.removeEventListener("abort", done), resolve());
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -8,10 +8,10 @@
  * their CLIs a bounded time to finish, saying so, then ends whatever of that run still lives.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { abortableSleep } from "./fence";
+import { environmentVariable, firstArgument, hasProc, pids } from "./adapters/linuxProc";
 import { alive } from "./processes";
+import { abortableSleep } from "./waits";
 
 const MARKER = "PULUMI_MGMT_FLEET_RUN";
 
@@ -34,19 +34,14 @@ interface Leftover {
 
 /** The live processes on this machine carrying one of these markers (Linux's /proc; none elsewhere). */
 function find(markers: Set<string>): Leftover[] {
-  if (!existsSync("/proc/self/environ")) return [];
+  if (!hasProc()) return [];
   const found: Leftover[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const env = readFileSync(`/proc/${name}/environ`, "utf8").split("\0");
-      const mark = env.find((e) => e.startsWith(`${MARKER}=`))?.slice(MARKER.length + 1);
-      if (!mark || !markers.has(mark) || !alive(Number(name))) continue;
-      const argv0 = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0")[0];
-      found.push({ pid: Number(name), cli: path.basename(argv0) === "pulumi" });
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
+  for (const pid of pids()) {
+    if (pid === process.pid) continue;
+    const mark = environmentVariable(pid, MARKER);
+    if (!mark || !markers.has(mark) || !alive(pid)) continue;
+    const argv0 = firstArgument(pid);
+    if (argv0 !== undefined) found.push({ pid, cli: path.basename(argv0) === "pulumi" });
   }
   return found;
 }

@@ -1,12 +1,49 @@
 /**
  * A process's proof of life to the rest of the fleet: an advisory lock per worker id (a worker
  * pool's, or a single-machine driver's), on one connection of its own. Whoever finds such a lock
- * free knows the process is gone (fence.ts, `isDead`), since PostgreSQL frees it only when the
+ * free knows the process is gone (`isDead`), since PostgreSQL frees it only when the
  * connection closes.
  */
 import type { Client } from "pg";
-import { abortableSleep, fleetClient, workerLockName } from "./fence";
+import { fleetClient } from "./fleetDatabase";
+import { abortableSleep } from "./waits";
 import { InternalError } from "pulumi-mgmt/internal/userError";
+
+/** The advisory lock a live worker holds on its process's own connection. */
+export const workerLockName = (worker: string) => `pulumi-mgmt-fleet:worker:${worker}`;
+
+/**
+ * How long a worker's lock must stay free before its process is judged gone. A live worker loses
+ * its lock whenever its connection drops (a database restart, crash or failover, a cut
+ * connection) and takes it again within seconds of reaching the server: its reconnect waits at
+ * most 5 s between attempts.
+ */
+export const CONFIRM_DEAD_MS = 12_000;
+
+/** Whether a worker's process is gone: nobody holds its lock, seen twice CONFIRM_DEAD_MS apart. */
+export async function isDead(client: Client, worker: string): Promise<boolean> {
+  if (!(await lockFree(client, worker))) return false;
+  await new Promise((r) => setTimeout(r, CONFIRM_DEAD_MS));
+  return lockFree(client, worker);
+}
+
+/**
+ * Whether nobody holds a worker's lock, read from pg_locks rather than by taking it: runs of one
+ * process check the same dead worker side by side (every stack it left open), and a probe that
+ * takes the lock, however briefly, reads to its neighbour as a live worker.
+ */
+async function lockFree(client: Client, worker: string): Promise<boolean> {
+  const { rows } = await client.query<{ free: boolean }>(
+    `SELECT NOT EXISTS (
+       SELECT 1 FROM pg_locks, (SELECT hashtextextended($1, 0) AS k) AS key
+       WHERE locktype = 'advisory' AND granted AND objsubid = 1
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND classid::bigint = ((k >> 32) & 4294967295) AND objid::bigint = (k & 4294967295)
+     ) AS free`,
+    [workerLockName(worker)],
+  );
+  return rows[0].free;
+}
 
 export interface LivenessOptions {
   /** What the operator calls this database in the lines about an outage. Default "the fleet database". */

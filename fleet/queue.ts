@@ -15,10 +15,10 @@
  * - A run that fails for good (the engine's definite refusal) completes its job and is recorded
  *   as failed with the engine's reason; only transient failures go back to the queue.
  */
-import { makeWorkerUtils, Logger, type Job } from "graphile-worker";
+import { makeWorkerUtils, Logger } from "graphile-worker";
+import { hasJobQueue, jobsOfTask, saidByTheFleet } from "./adapters/graphileWorker";
 import type { Action, Drift } from "./converge";
-import { FLEET_SCHEMA, ensureFleetSchema, fleetClient } from "./fence";
-import "./pgRetries";
+import { FLEET_SCHEMA, ensureFleetSchema, fleetClient } from "./fleetDatabase";
 import { TENANT_PROJECT, type Tenant } from "./tenant";
 
 export const TASK = "pulumi_mgmt_tenant";
@@ -28,23 +28,13 @@ export interface Payload {
   action: Action;
 }
 
-/**
- * What graphile-worker says that the fleet says itself: a job's failure (the worker's line for the
- * job has the reason) and a lost connection to the database (liveness.ts says it is away, and
- * when it is back). A PostgreSQL restart made ten such lines of one event.
- */
-const SAID_BY_THE_FLEET = [
-  /^Failed task \d+ /,
-  /^(PostgreSQL (idle|active) client generated error|Error with notify listener|Error occurred (attempting to UNLISTEN|fetching jobs|during fetch))\b.*(terminating connection|connection error|Connection terminated|the database system is (starting up|shutting down|in recovery)|ECONNREFUSED|ECONNRESET)/,
-];
-
 /** graphile-worker's own log lines, only when asked (MGMT_FLEET_DEBUG): the fleet says what matters itself. */
 export const quiet = new Logger(() => (level, message) => {
   if (process.env.MGMT_FLEET_DEBUG) process.stderr.write(`[graphile-worker] ${level}: ${message}\n`);
   // Its errors carry stacks: the first line says it all.
   else if (level === "error") {
     const first = message.split("\n")[0];
-    if (!SAID_BY_THE_FLEET.some((said) => said.test(first))) process.stderr.write(`[graphile-worker] ${first}\n`);
+    if (!saidByTheFleet(first)) process.stderr.write(`[graphile-worker] ${first}\n`);
   }
 });
 
@@ -104,25 +94,11 @@ export async function status(database: string): Promise<TenantStatus[]> {
   const client = fleetClient(database);
   await client.connect();
   try {
-    const found = (
-      await client.query<{ queue: boolean; runs: boolean }>(
-        `SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS queue, to_regclass('${FLEET_SCHEMA}.runs') IS NOT NULL AS runs`,
-      )
-    ).rows[0];
-    const jobs = found.queue
-      ? (
-          await client.query<
-            Pick<Job, "key" | "attempts" | "max_attempts" | "last_error" | "locked_by"> & {
-              queue_name: string;
-              flags: Record<string, true> | null;
-            }
-          >(
-            `SELECT key, queue_name, attempts, max_attempts, last_error, locked_by, flags FROM graphile_worker.jobs WHERE task_identifier = $1`,
-            [TASK],
-          )
-        ).rows
-      : [];
-    const runs = !found.runs
+    const jobs = (await hasJobQueue(client)) ? await jobsOfTask(client, TASK) : [];
+    const hasRuns = (
+      await client.query<{ ok: boolean }>(`SELECT to_regclass('${FLEET_SCHEMA}.runs') IS NOT NULL AS ok`)
+    ).rows[0].ok;
+    const runs = !hasRuns
       ? []
       : (
           await client.query<{

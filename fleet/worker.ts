@@ -15,10 +15,13 @@ import {
   type WorkerEvents,
 } from "graphile-worker";
 import type { MgmtConfig } from "pulumi-mgmt/internal/automation/stack";
+import { jobsLockedLongerThan } from "./adapters/graphileWorker";
 import { ACTIONS } from "./converge";
 import { convergeFenced } from "./fencedRun";
-import { FenceBusyError, ensureFleetSchema, fleetClient, isDead } from "./fence";
-import { Liveness } from "./liveness";
+import { FenceBusyError } from "./fence";
+import { ensureFleetSchema, fleetClient } from "./fleetDatabase";
+import { LostOutcomes, queuePool, untilDatabaseAnswers } from "./jobOutcome";
+import { isDead, Liveness } from "./liveness";
 import { quiet, TASK, type Payload } from "./queue";
 import { checkTenants, TENANT_PROJECT } from "./tenant";
 import { UserError } from "pulumi-mgmt/internal/userError";
@@ -39,6 +42,11 @@ export interface WorkerOptions {
   abandon?: AbortSignal;
   /** How long a run waits for a Pulumi lock that is not a dead run's (a person's `pulumi up`) before failing. Default 300 s. */
   lockWaitMs?: number;
+  /**
+   * A job's outcome was lost (jobOutcome.ts): its job stays locked by this process's pool until
+   * this process is gone. Default: the line is logged. `mgmt-fleet worker` stops and exits 1.
+   */
+  onLostOutcome?: (line: string) => void;
 }
 
 export interface FleetWorker {
@@ -63,6 +71,10 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   // before graphile-worker shuts down: a job still active during its shutdown can be left locked.
   const stopping = new AbortController();
   const active = new Set<Promise<void>>();
+  const running = new Set<string>();
+  // graphile-worker records each job's outcome through this pool; a job hands it back once the
+  // pool answers (jobOutcome.ts).
+  const pool = queuePool(o.database, o.concurrency + 4);
   // Errors a job's line has already said: graphile-worker's own line of a failed job is not shown,
   // so every other failure gets the worker's line here.
   const said = new WeakSet<object>();
@@ -76,8 +88,13 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
         log(`${jobName(raw, helpers.job.id)}: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
       throw err;
     });
-    active.add(run);
-    return run.finally(() => active.delete(run));
+    const handedBack = run.finally(() => untilDatabaseAnswers(pool, o.abandon));
+    active.add(handedBack);
+    running.add(helpers.job.id);
+    return handedBack.finally(() => {
+      active.delete(handedBack);
+      running.delete(helpers.job.id);
+    });
   };
   const runJob = async (raw: unknown, helpers: JobHelpers): Promise<void> => {
     const { tenant, action } = parsePayload(raw);
@@ -128,7 +145,7 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   };
 
   const runner: Runner = await run({
-    connectionString: o.database,
+    pgPool: pool,
     concurrency: o.concurrency,
     taskList: { [TASK]: task },
     noHandleSignals: true,
@@ -142,16 +159,18 @@ export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
     forbiddenFlags: () => (stopping.signal.aborted ? [...ACTIONS] : null),
   });
   const utils = await makeWorkerUtils({ connectionString: o.database, logger: quiet });
-  // One look at a time: confirming a worker dead takes longer than the interval (fence.ts, isDead).
+  // One look at a time: confirming a worker dead takes longer than the interval (liveness.ts, isDead).
   let reaping: Promise<void> | undefined;
+  const lost = new LostOutcomes();
   const reaper = setInterval(() => {
-    reaping ??= reap(o, liveness, utils.forceUnlockWorkers, log)
+    reaping ??= reap(o, liveness, utils.forceUnlockWorkers, log, { lost, running })
       .catch(() => undefined)
       .finally(() => (reaping = undefined));
   }, o.reapEveryMs ?? 5000);
   const done = runner.promise.finally(async () => {
     clearInterval(reaper);
     await Promise.resolve(utils.release()).catch(() => undefined);
+    await pool.end().catch(() => undefined);
     await liveness.stop();
   });
   return {
@@ -179,26 +198,39 @@ function parsePayload(raw: unknown): Payload {
   return { tenant: checkTenants([p.tenant], "job payload")[0], action };
 }
 
-/** Unlocks the jobs of workers whose process is gone, so that the living finish them. */
+/**
+ * Unlocks the jobs of workers whose process is gone, so that the living finish them; and says
+ * which jobs of this process's own pools lost their outcome (jobOutcome.ts).
+ */
 async function reap(
   o: WorkerOptions,
   liveness: Liveness,
   forceUnlock: (ids: string[]) => Promise<void>,
   log: (line: string) => void,
+  own: { lost: LostOutcomes; running: Set<string> },
 ): Promise<void> {
   const client = fleetClient(o.database);
   await client.connect();
   try {
-    const { rows } = await client.query<{ locked_by: string; keys: string[] }>(
-      `SELECT locked_by, array_agg(key) AS keys FROM graphile_worker.jobs WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) GROUP BY locked_by`,
-      [(o.reapAfterMs ?? 10_000) / 1000],
-    );
+    const locked = await jobsLockedLongerThan(client, (o.reapAfterMs ?? 10_000) / 1000);
+    const mine = locked.filter((j) => liveness.has(j.locked_by));
+    for (const id of own.lost.look(
+      mine.map((j) => j.id),
+      own.running,
+    )) {
+      const job = mine.find((j) => j.id === id);
+      (o.onLostOutcome ?? log)(
+        `job ${id}${job?.key ? ` (${job.key})` : ""} ended, but its outcome never reached the database: it stays locked by this worker until this process is gone`,
+      );
+    }
+    const byPool = new Map<string, (string | null)[]>();
+    for (const j of locked)
+      if (!liveness.has(j.locked_by)) byPool.set(j.locked_by, [...(byPool.get(j.locked_by) ?? []), j.key]);
     const dead: string[] = [];
-    for (const { locked_by, keys } of rows) {
-      if (liveness.has(locked_by)) continue;
-      if (await isDead(client, locked_by)) {
-        dead.push(locked_by);
-        log(`worker ${locked_by} is gone: its jobs (${keys.join(", ")}) go back to the queue`);
+    for (const [pool, keys] of byPool) {
+      if (await isDead(client, pool)) {
+        dead.push(pool);
+        log(`worker ${pool} is gone: its jobs (${keys.join(", ")}) go back to the queue`);
       }
     }
     if (dead.length > 0) await forceUnlock(dead);

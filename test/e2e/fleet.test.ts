@@ -4,13 +4,15 @@
  * the emulator over HTTP. The commands run as a user runs them: the installed package's bin.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
-import { cliEnv, mgmtStack, PACKAGE_ROOT, pulumiCliDir } from "../../provider/automation";
-import { createEmptyStack, postgresFileText } from "../../fleet/diyBackend";
-import { ensureFleetSchema, isDead, takeFence, workerLockName } from "../../fleet/fence";
+import { mgmtStack, PACKAGE_ROOT } from "../../provider/automation";
+import { postgresFileText } from "../../fleet/adapters/pulumiBackend";
+import { takeFence } from "../../fleet/fence";
+import { ensureFleetSchema } from "../../fleet/fleetDatabase";
+import { isDead, workerLockName } from "../../fleet/liveness";
 import { status } from "../../fleet/queue";
 import { convergeFenced } from "../../fleet/fencedRun";
 import { TENANT_PROJECT, type Tenant } from "../../fleet/tenant";
@@ -799,74 +801,6 @@ test("a run that throws before its engine starts (a work folder that cannot be m
   const again = await takeFence(pg.url, "tenants/w1x", { action: "converge", worker: "pool-test" });
   expect(again.unfinished).toBe(false);
   await again.end({ result: "unchanged" });
-});
-
-test("a new tenant's stack is made in the backend exactly as `pulumi stack init` first writes it, only where Pulumi laid the backend out by project, and never over a stack that is there", async () => {
-  // A database of its own, so that the keys carry another prefix (the URL's path) than the fleet's.
-  await pg.sql("CREATE DATABASE stacks_made_here");
-  const url = pg.url.replace(/\/pulumi\?/, "/stacks_made_here?");
-  const project = mkdtempSync(path.join(tmpdir(), "made-here-"));
-  writeFileSync(path.join(project, "Pulumi.yaml"), `name: ${TENANT_PROJECT}\nruntime: nodejs\n`);
-  const pulumi = (...args: string[]) => {
-    const r = spawnSync(path.join(pulumiCliDir(), "pulumi"), [...args, "--non-interactive"], {
-      cwd: project,
-      encoding: "utf8",
-      env: { ...process.env, ...cliEnv(true), PULUMI_BACKEND_URL: url, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE },
-    });
-    if (r.status !== 0) throw new Error(`pulumi ${args.join(" ")}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const sql = (text: string, values: unknown[]) => pg.sql<{ data: unknown }>(text, values, url);
-  const row = async (key: string) => (await sql("SELECT data FROM pulumi_state WHERE key = $1", [key]))[0]?.data;
-  const madeIn = (backendUrl: string, stack: string) => createEmptyStack(backendUrl, TENANT_PROJECT, stack);
-  try {
-    // No CLI has opened this backend: its layout is Pulumi's to decide.
-    expect(await madeIn(url, "n1")).toBe("not-here");
-    pulumi("stack", "init", "n2");
-    expect(await madeIn(url, "n1")).toBe("created");
-    expect(await madeIn(url, "n1")).toBe("exists");
-    // The CLI's own first write of a new stack (kept as its backup once the stack is saved again).
-    const prefix = "stacks_made_here/.pulumi/stacks/tenants";
-    const cliFirst = postgresFileText(await row(`${prefix}/n2.json.bak`));
-    expect(postgresFileText(await row(`${prefix}/n1.json`))).toBe(cliFirst.replace("/n2", "/n1"));
-    expect(JSON.parse(pulumi("stack", "ls", "--json")).map((s: { name: string }) => s.name)).toEqual(
-      expect.arrayContaining(["n1", "n2"]),
-    );
-    // A stack the CLI made, or one compressed, is left as it is.
-    const n2 = await row(`${prefix}/n2.json`);
-    expect(await madeIn(url, "n2")).toBe("exists");
-    expect(await row(`${prefix}/n2.json`)).toEqual(n2);
-    await sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [
-      `${prefix}/n3.json.gz`,
-      JSON.stringify({ data: "" }),
-    ]);
-    expect(await madeIn(url, "n3")).toBe("exists");
-    expect(await row(`${prefix}/n3.json`)).toBeUndefined();
-    // Rows in a table of the user's choosing, or a parameter the CLI's driver may read otherwise, are left to the CLI.
-    expect(await madeIn(`${url}&table=other_state`, "n4")).toBe("not-here");
-    expect(await madeIn(`${url}&search_path=elsewhere`, "n4")).toBe("not-here");
-    expect(await madeIn(`${url}&host=elsewhere`, "n4")).toBe("not-here");
-
-    // A folder: the same, and a legacy layout (version 0) is left to the CLI.
-    const dir = path.join(project, "state");
-    const fileUrl = `file://${dir}`;
-    expect(await madeIn(fileUrl, "n1")).toBe("not-here");
-    mkdirSync(path.join(dir, ".pulumi"), { recursive: true });
-    writeFileSync(path.join(dir, ".pulumi/meta.yaml"), "version: 0\n");
-    expect(await madeIn(fileUrl, "n1")).toBe("not-here");
-    writeFileSync(path.join(dir, ".pulumi/meta.yaml"), "version: 1\n");
-    expect(await madeIn(fileUrl, "n1")).toBe("created");
-    expect(readFileSync(path.join(dir, ".pulumi/stacks/tenants/n1.json"), "utf8")).toBe(cliFirst.replace("/n2", "/n1"));
-    expect(readdirSync(path.join(dir, ".pulumi/stacks/tenants"))).toEqual(["n1.json"]); // nothing written aside is left
-    expect(await madeIn(fileUrl, "n1")).toBe("exists");
-    expect(await madeIn(`file://${dir}%2Fother`, "n6")).toBe("not-here"); // the CLI decodes it its own way
-    // A relative folder: the CLI resolves it against its own working directory, not this process's.
-    expect(await madeIn(`file://${path.relative(process.cwd(), dir)}`, "n5")).toBe("not-here");
-  } finally {
-    rmSync(project, { recursive: true, force: true });
-    // FORCE: a connection of the write's may still be closing (its end() is not awaited).
-    await pg.sql("DROP DATABASE stacks_made_here WITH (FORCE)");
-  }
 });
 
 test("the fence tells a run whether its stack exists, from the run records: after a run that found or made it, until a destroy succeeds", async () => {

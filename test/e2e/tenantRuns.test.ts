@@ -1,15 +1,12 @@
 /**
  * What one tenant's run costs and keeps, through the real engine (fleet/converge.ts, as the fleet
  * and the driver run it): every CLI start is about 0.4 s of CPU before it does anything, so a
- * run starts as few as it can. A new tenant: its empty stack is written into the backend
- * (diyBackend.ts), then `up`; the first stack of a backend no CLI has opened yet is made by the
- * CLI (`stack select --create`), which lays the backend out (and so is a stack diyBackend.ts
- * leaves to it: another layout or backend, a URL it might read otherwise than the CLI). A tenant this work folder has
+ * run starts as few as it can. A new tenant: its stack is made by the CLI (`stack select
+ * --create`; nothing but Pulumi writes Pulumi's backend), then `up`. A tenant this work folder has
  * run, or whose stack the fleet's run records say exists (fence.ts): `up` alone (knownStacks.ts).
  * The service's settings reach the plugin as environment variables: nothing of them is written
  * into the stack's config or its state, and a stack that recorded them (an earlier version) has
- * them dropped once. A stack removed elsewhere since is written into the backend again (else
- * made by the CLI). The index's
+ * them dropped once. A stack removed elsewhere since is made again by the CLI. The index's
  * entry in the state is the plugin's: no serialized provider, within issue 37's 1.9 KB.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -116,13 +113,13 @@ beforeEach(() => {
   for (const key of ["acme", "globex"]) keys[key] = { waitListSize: 0, paused: false, rateResets: 0 };
 });
 
-test("the first tenant of a new backend starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small; an index deleted elsewhere is drift", async () => {
+test("a new tenant starts two CLI commands, a known one's one; the settings stay out of the stack's config and state; Pulumi's log folder stays small; an index deleted elsewhere is drift", async () => {
   const r = runs();
   // A log folder over the tenants' cap (cliLogs.ts), which Pulumi's own rotation (500 MB) would
   // keep: the run's CLIs bring it under the cap, and each of them still writes its log there.
   fillLogs(r.logsDir, TENANT_RUN_LOGS_MB + 16);
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
-  expect(r.clis()).toBe(2); // stack select --create (the backend's first stack), up
+  expect(r.clis()).toBe(2); // stack select --create, up
   expect(folderMB(r.logsDir)).toBeLessThan(TENANT_RUN_LOGS_MB + 1);
   expect(readdirSync(r.logsDir).filter((f) => !f.endsWith("-filler.log")).length).toBeGreaterThanOrEqual(2);
   rmSync(r.logsDir, { recursive: true });
@@ -160,14 +157,14 @@ test("the first tenant of a new backend starts two CLI commands, a known one's o
   expect(await env.client.searchIndexes.list()).toEqual([]);
 });
 
-test("a new tenant's run starts one CLI command; a stack the fleet's records say exists is run with no select in a new folder; one removed elsewhere since is made again; one that recorded the settings has them dropped once", async () => {
+test("a new tenant's run starts two CLI commands; a stack the fleet's records say exists is run with no select in a new folder; one removed elsewhere since is made again; one that recorded the settings has them dropped once", async () => {
   const r = runs();
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
   r.clis();
-  // The backend has its layout now: a new tenant's stack is written there, and `up` is its one CLI.
+  // Every new tenant's stack is made by the CLI, the first of a backend as any other.
   const globex: Tenant = { ...tenant, id: "globex", flowControlKey: "globex" };
   expect(await converge(globex, r.options("converge"))).toMatchObject({ status: "created" });
-  expect(r.clis()).toBe(1); // up
+  expect(r.clis()).toBe(2); // stack select --create, up
   expect(readFileSync(path.join(stacksDir(r.backend.backendDir), "globex.json"), "utf8")).toMatch(
     /"secrets_providers":\{"type":"passphrase"/,
   );
@@ -186,7 +183,7 @@ test("a new tenant's run starts one CLI command; a stack the fleet's records say
 
   // This folder still takes the stack for known: its up finds none, and the run makes it again.
   expect(await converge(tenant, r.options("converge"))).toMatchObject({ status: "created" });
-  expect(r.clis()).toBe(2); // up (no such stack), up
+  expect(r.clis()).toBe(3); // up (no such stack), stack select --create, up
 
   // A stack whose config holds the settings, as an earlier version wrote them: dropped once, so
   // that a recorded old password no longer wins over the fleet's.

@@ -1,7 +1,7 @@
 /** A throw-away PostgreSQL cluster for a test file (scripts/postgresCluster.ts), with what tests ask of it. */
 import path from "node:path";
 import { Client } from "pg";
-import { postgresFileText } from "../../fleet/diyBackend";
+import { postgresFileText } from "../../fleet/adapters/pulumiBackend";
 import { startPostgresCluster } from "../../scripts/postgresCluster";
 
 export interface TestPostgres {

@@ -8,7 +8,8 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { recordCliPids } from "../../fleet/cliPids";
-import { readStackLocks, settleStackLock, type LockHolder } from "../../fleet/stackLock";
+import { readStackLocks, type LockHolder } from "../../fleet/adapters/pulumiBackend";
+import { settleStackLock } from "../../fleet/stackLock";
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), "stack-lock-"))));
