@@ -9,6 +9,7 @@
  * values listed in the description, so that a value the service adds later is still readable.
  */
 import { z } from "zod";
+import { InternalError } from "../userError";
 
 /** A property or type reference of Pulumi's package schema. */
 export interface TypeSpec {
@@ -162,7 +163,7 @@ export class TypeCollector {
     };
     const known = this.types[token(name)];
     if (known && JSON.stringify(known) !== JSON.stringify(spec))
-      throw new Error(`two enums are titled ${name}: give each its own title`);
+      throw new InternalError(`two enums are titled ${name}: give each its own title`);
     this.types[token(name)] = spec;
     return { $ref: `#/types/${token(name)}` };
   }

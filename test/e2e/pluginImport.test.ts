@@ -131,7 +131,7 @@ test("pulumi import and the import option take every resource as found; destroy 
   expect(code).toContain('import * as mgmt from "@pulumi-mgmt/mgmt";');
   expect(code).toMatch(
     new RegExp(
-      `const docs = new mgmt\\.SearchIndex\\("docs", \\{\\s*adopt: "${docs.id}",\\s*name: "docs",\\s*region: "eu-west-1",\\s*type: "free",\\s*\\}, \\{\\s*protect: true,\\s*\\}\\);`,
+      `const docs = new mgmt\\.SearchIndex\\("docs", \\{\\s*adopt: "${docs.id}",\\s*name: "docs",\\s*region: mgmt\\.SearchRegion\\.EuWest1,\\s*type: mgmt\\.SearchIndexType\\.Free,\\s*\\}, \\{\\s*protect: true,\\s*\\}\\);`,
     ),
   );
   await pulumi("import", "--yes", "--generate-code=false", "mgmt:index:MessagingBudget", "budget", accountId);

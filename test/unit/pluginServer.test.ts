@@ -31,6 +31,7 @@ import { checkSettingKeys } from "../../provider/config";
 import { SECRET_SIG, SIG_KEY, fromStruct } from "../../provider/plugin/properties";
 import { LICENSES_FILE, pluginBundle } from "../../scripts/bundlePlugin";
 import { PLUGIN_BUNDLE } from "../../provider/plugin/entry";
+import { RESOURCES } from "../../provider/resources/all";
 import {
   PLUGIN_MAIN as MAIN,
   pluginClient,
@@ -79,15 +80,7 @@ test("the bundle on disk is what the compiled modules make: the dynamic resource
   expect(gzipSync(bundle.text).length).toBeLessThan(290_000);
   const files = Object.keys(bundle.metafile.inputs).map((f) => f.replace(/\\/g, "/"));
   // One implementation per resource: the compiled modules the dynamic provider host loads.
-  for (const r of [
-    "searchIndex",
-    "databaseBudget",
-    "messagingBudget",
-    "messagingAccount",
-    "flowControlKey",
-    "messagingQueue",
-  ])
-    expect(files).toContain(`dist/provider/resources/${r}/provider.js`);
+  for (const { module } of RESOURCES) expect(files).toContain(`dist/provider/resources/${module}/operations.js`);
   // And the functions the TypeScript package exports, which serve the invokes.
   expect(files).toContain("dist/provider/functions/getSearchIndex.js");
   // Of the SDK, the protocol's generated messages only (the engine's too, for the wait notices):
