@@ -65,11 +65,34 @@ export interface Queue {
   upserts?: number;
 }
 
+/** A schedule, by its id; routes/schedules.ts keeps the rest of its record. */
+export interface Schedule {
+  /** A URL or a URL group's name: a group a schedule publishes to cannot be deleted. */
+  destination: string;
+  paused: boolean;
+}
+
+/** A URL group (the API's topic), by its name. */
+export interface Topic {
+  endpoints: { url: string; name?: string }[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The account's signing keys: receivers verify message signatures with either. */
+export interface SigningKeys {
+  current: string;
+  next: string;
+}
+
 export interface Account {
   owner: string;
   record: MessagingAccountRecord;
   keys: Record<string, FlowKey>;
   queues: Record<string, Queue>;
+  schedules: Record<string, Schedule>;
+  topics: Record<string, Topic>;
+  signingKeys: SigningKeys;
 }
 
 export interface Index {
@@ -268,6 +291,9 @@ export function newAccount(user: User, region: MessagingRegion, paid: boolean): 
     owner: user.username,
     keys: {},
     queues: {},
+    schedules: {},
+    topics: {},
+    signingKeys: { current: secret("sig"), next: secret("sig") },
     record: {
       customer_id: user.customerId,
       id: randomUUID(),
@@ -352,6 +378,12 @@ export function loadData(file: string): Data | undefined {
     throw new Error(
       `emulator data file ${file} has no databases (an older emulator wrote it): delete it, or give another --data file`,
     );
+  // Accounts of an emulator older than schedules, URL groups and signing keys have none yet.
+  for (const account of data.accounts ?? []) {
+    account.schedules ??= {};
+    account.topics ??= {};
+    account.signingKeys ??= { current: secret("sig"), next: secret("sig") };
+  }
   return data;
 }
 
