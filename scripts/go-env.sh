@@ -10,6 +10,11 @@
 # (CONTRIBUTING.md, "The suite's time").
 export GOGC=${GOGC:-400}
 
+# The CLI and the language hosts link with -s -w, which drops DWARF: the compiler makes none
+# either, about a twelfth less CPU for a build from an empty cache, for the same binaries. One
+# flag for every build, here: the build cache is shared only between builds with the same flags.
+GO_NO_DWARF="-gcflags=all=-dwarf=false"
+
 # Go in a checkout's workspace (ROOT/go.work: one module graph for every Go program the repository
 # builds): its pins, no -mod=mod (which workspace mode refuses). The checksum database does not
 # answer for every pulumi module through the registry mirror; the modules still come over TLS from
@@ -17,14 +22,14 @@ export GOGC=${GOGC:-400}
 workspace_go_env() {
   local root
   root=$(cd "$1" && pwd) || return 1 # Go takes only an absolute GOWORK
-  export GOWORK="$root/go.work" GOFLAGS="" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
+  export GOWORK="$root/go.work" GOFLAGS="$GO_NO_DWARF" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
   export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/pulumi"
 }
 
 # Outside a workspace (the npm package's build, `go install module@version`): each module's own
 # go.mod, completed as needed; the checksum database skipped for the modules given (comma-separated).
 module_go_env() {
-  export GOWORK=off GOFLAGS="-mod=mod" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
+  export GOWORK=off GOFLAGS="-mod=mod $GO_NO_DWARF" GOTOOLCHAIN=${GOTOOLCHAIN:-local}
   export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}$1"
 }
 
