@@ -22,7 +22,8 @@ export function tarballAt(commit: string): string {
     });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
     const run = (file: string, args: string[]) => execFileSync(file, args, { cwd: dir, stdio: "pipe" });
-    run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"]);
+    // Checked when it was committed: only its output is needed here.
+    run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json", "--noCheck"]);
     run(process.execPath, ["dist/scripts/bundlePlugin.js"]);
     const packed = mkdtempSync(path.join(tmpdir(), "mgmt-package-at-out-"));
     run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", packed]);
