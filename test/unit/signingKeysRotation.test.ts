@@ -85,4 +85,20 @@ describe.each<FrontDoor>(["dynamic", "plugin"])("through the %s door", (door) =>
     expect(after.current).toBe(before.next);
     expect(pairIn(s, door)).toEqual(after);
   });
+
+  test.each<[string, Record<string, unknown>, RegExp]>([
+    ["an empty rotation", { region: "eu-central-1", rotation: "" }, /rotation: must not be empty/],
+    ["an unknown region", { region: "mars-1" }, /region: [^\n]*"eu-central-1"[^\n]*"us-east-1"/],
+  ])("%s fails the preview in one line, and nothing is sent", async (_, args, message) => {
+    const s = new ProviderStack(env.mgmt, door);
+    env.emu.resetLog();
+    const bad = () => new MessagingSigningKeys("keys", { token: account().token, ...args } as never);
+    const failed = await s.preview(bad).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    expect(failed).toMatch(message);
+    expect(failed).not.toMatch(/\n/);
+    expect(env.emu.requests()).toEqual([]);
+  });
 });
