@@ -17,6 +17,7 @@ import { databaseHandlers } from "./routes/databases";
 import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
 import { searchHandlers } from "./routes/search";
+import { signingKeyHandlers } from "./routes/signingKeys";
 import { installTestControls, type TestControlsHost } from "./routes/testControls";
 import {
   newAccount,
@@ -26,6 +27,7 @@ import {
   type Data,
   type Database,
   type SeedUser,
+  type SigningKeys,
   type User,
 } from "./state";
 export type { SeedUser } from "./state";
@@ -52,12 +54,15 @@ export class Emulator implements TestControlsHost {
   placement: Partial<Record<SearchRegion, SearchRegion>>;
   /** The accounts' and databases' records as they were at start: reset() puts them back. */
   private readonly seededAccounts: Map<string, MessagingAccountRecord>;
+  /** The accounts' signing keys as they were at start: reset() puts them back (a rotation is undone). */
+  private readonly seededSigningKeys: Map<string, SigningKeys>;
   private readonly seededDatabases: Database[];
 
   constructor(private readonly options: EmulatorServerOptions = {}) {
     this.data = options.data ?? seedData();
     this.placement = { ...options.placement };
     this.seededAccounts = new Map(this.data.accounts.map((a) => [a.record.id, structuredClone(a.record)]));
+    this.seededSigningKeys = new Map(this.data.accounts.map((a) => [a.record.id, { ...a.signingKeys }]));
     this.seededDatabases = structuredClone(this.data.databases);
     this.app = Fastify({ bodyLimit: options.bodyLimit ?? 64 * 1024, logger: false });
     this.app.server.on("connection", () => {
@@ -276,6 +281,7 @@ export class Emulator implements TestControlsHost {
       ...databaseHandlers(this),
       ...flowControlHandlers(this),
       ...queueHandlers(this),
+      ...signingKeyHandlers(this),
     };
   }
 
@@ -322,8 +328,8 @@ export class Emulator implements TestControlsHost {
 
   /**
    * Forgets indexes, keys, queues, budgets and controls; users, accounts, databases and
-   * credentials stay. Accounts are put back as they started: their tokens (a rotation is
-   * undone), plan and production pack.
+   * credentials stay. Accounts are put back as they started: their tokens and signing keys (a
+   * rotation is undone), plan and production pack.
    */
   reset(): void {
     this.data.indexes = [];
@@ -338,6 +344,7 @@ export class Emulator implements TestControlsHost {
       Object.assign(a.record, seeded);
       a.record.budget = 0;
       a.record.deletion_time = 0;
+      Object.assign(a.signingKeys, this.seededSigningKeys.get(a.record.id));
     }
     this.data.databases = structuredClone(this.seededDatabases);
     for (const d of this.data.databases) d.record.budget = 0;

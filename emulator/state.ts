@@ -286,6 +286,15 @@ export function rotateAccountTokens(record: MessagingAccountRecord): void {
   record.read_only_token = secret("msgro");
 }
 
+/** A fresh pair of signing keys for a new account. */
+export const newSigningKeys = (): SigningKeys => ({ current: secret("sig"), next: secret("sig") });
+
+/** One step of rotation: the old `next` becomes `current`, and a fresh `next` is made. */
+export function rotateSigningKeys(keys: SigningKeys): void {
+  keys.current = keys.next;
+  keys.next = secret("sig");
+}
+
 export function newAccount(user: User, region: MessagingRegion, paid: boolean): Account {
   return {
     owner: user.username,
@@ -293,7 +302,7 @@ export function newAccount(user: User, region: MessagingRegion, paid: boolean): 
     queues: {},
     schedules: {},
     topics: {},
-    signingKeys: { current: secret("sig"), next: secret("sig") },
+    signingKeys: newSigningKeys(),
     record: {
       customer_id: user.customerId,
       id: randomUUID(),
@@ -382,7 +391,7 @@ export function loadData(file: string): Data | undefined {
   for (const account of data.accounts ?? []) {
     account.schedules ??= {};
     account.topics ??= {};
-    account.signingKeys ??= { current: secret("sig"), next: secret("sig") };
+    account.signingKeys ??= newSigningKeys();
   }
   return data;
 }

@@ -1,5 +1,5 @@
 /**
- * pulumi-mgmt: search indexes, messaging budgets, flow control keys and queues as code.
+ * pulumi-mgmt: search indexes, messaging budgets, flow control keys, queues and signing keys as code.
  */
 export { SearchIndex, type SearchIndexArgs, type SearchIndexTokens } from "./resources/searchIndex/searchIndex";
 export { MessagingBudget, type MessagingBudgetArgs } from "./resources/messagingBudget/messagingBudget";
@@ -13,6 +13,7 @@ export {
 } from "./resources/messagingControls";
 export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey/flowControlKey";
 export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue/messagingQueue";
+export { MessagingSigningKeys, type SigningKeysSpec } from "./resources/messagingSigningKeys/messagingSigningKeys";
 export * from "./functions";
 /** The record of one index, as getSearchIndex returns it. */
 export type { GetSearchIndexResult as SearchIndexInfo } from "./functions/getSearchIndex";

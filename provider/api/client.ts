@@ -1,7 +1,7 @@
 /**
  * The one typed client of the service. Every resource, function and test talks to the API
  * through it: one verb class per API area (searchIndexes.ts, messagingAccounts.ts,
- * databases.ts, flowControl.ts, queues.ts), each call described by the endpoint table (endpoints.ts), sent by
+ * databases.ts, flowControl.ts, queues.ts, signingKeys.ts), each call described by the endpoint table (endpoints.ts), sent by
  * the request layer (http.ts), its answer checked against the zod schemas (schemas.ts), its
  * failure one of the error family (errors.ts), with every credential this client sent redacted
  * from what the service said.
@@ -18,6 +18,7 @@ import { Queues } from "./queues";
 import { fillRoute, type CallOptions, type MessagingTarget } from "./request";
 import { MESSAGING_REGIONS, describeIssues } from "./schemas";
 import { SearchIndexes } from "./searchIndexes";
+import { SigningKeys } from "./signingKeys";
 import { UserError } from "../userError";
 
 export { closeAllPools } from "./http";
@@ -41,6 +42,11 @@ export class MgmtClient {
   /** One messaging account's queues in one region. */
   queues(target: MessagingTarget & { region: string }): Queues {
     return new Queues((name, options) => this.call(name, options), target);
+  }
+
+  /** One messaging account's signing keys, at its region's address. */
+  signingKeys(target: MessagingTarget & { region: string }): SigningKeys {
+    return new SigningKeys((name, options) => this.call(name, options), target);
   }
 
   /**

@@ -39,6 +39,7 @@ export type Api = "management" | "messaging" | "regional";
  * | enable/disable pack  | idempotent | contract: doing either twice succeeds and changes nothing        |
  * | database budget      | idempotent | PATCH with the absolute budget                                   |
  * | stats, ipv4, lists   | idempotent | reads                                                            |
+ * | rotate signing keys  | create     | not harmless: read the keys back and compare (messagingSigningKeys)|
  */
 export type RetryClass = "create" | "idempotent";
 
@@ -217,6 +218,9 @@ export const ENDPOINTS = {
     assumed: true,
     regionalToo: true,
   },
+  // contract "Schedules, URL groups and signing keys": the account's signing keys
+  getSigningKeys: { method: "GET", api: "regional", route: "/v2/keys", retry: "idempotent", assumed: true },
+  rotateSigningKeys: { method: "POST", api: "regional", route: "/v2/keys/rotate", retry: "create", assumed: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -218,6 +218,10 @@ export const QueueRecord = z.looseObject({
 export type QueueRecord = z.output<typeof QueueRecord>;
 
 /** A queue's parallelism: how many messages it delivers at once. */
+/** An account's signing keys (contract "signing keys"): receivers verify message signatures with either. */
+export const SigningKeysRecord = z.looseObject({ current: z.string().min(1), next: z.string().min(1) });
+export type SigningKeysRecord = z.output<typeof SigningKeysRecord>;
+
 export const queueParallelism = z
   .number({ error: "must be a number" })
   .int("must be a whole number")

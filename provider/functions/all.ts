@@ -83,6 +83,12 @@ const GetFlowControlKeysArgs = fnArgs.flowControlKeysArgs;
 const GetQueuesArgs = fnArgs.queuesArgs;
 const GetQueueArgs = fnArgs.queueArgs;
 const GetGlobalParallelismArgs = fnArgs.globalParallelismArgs;
+const GetSigningKeysArgs = fnArgs.signingKeysArgs;
+/** Both keys secret, so the whole answer is (a YAML program gets them as secrets). */
+const SigningKeysResult = z.object({
+  current: z.string().meta({ description: "The key receivers verify message signatures with now.", secret: true }),
+  next: z.string().meta({ description: "The key the next rotation makes current.", secret: true }),
+});
 const StatsArgs = fnArgs.statsArgs;
 const noArgs = fnArgs.noArgs;
 
@@ -180,6 +186,12 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   },
   { name: "getQueue", description: "One queue by name.", ...served(GetQueueArgs, fn.getQueue), result: QueueRecord },
   {
+    name: "getSigningKeys",
+    description: "The account's signing keys (`current` and `next`) in a region: the result is secret.",
+    ...served(GetSigningKeysArgs, fn.getSigningKeys),
+    result: SigningKeysResult,
+  },
+  {
     name: "getDatabases",
     description: "Every database of the user.",
     ...served(noArgs, () => fn.getDatabases()),
@@ -197,6 +209,7 @@ export const ARGS_AGREE: [
   Same<z.input<typeof GetQueuesArgs>, fn.GetQueuesArgs>,
   Same<z.input<typeof GetQueueArgs>, fn.GetQueueArgs>,
   Same<z.input<typeof GetGlobalParallelismArgs>, fn.GetGlobalParallelismArgs>,
+  Same<z.input<typeof GetSigningKeysArgs>, fn.GetSigningKeysArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetSearchIndexStatsArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetMessagingAccountStatsArgs>,
-] = [true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true];

@@ -44,5 +44,6 @@ export const flowControlKeysArgs = z.object({
 });
 export const queuesArgs = z.object({ region, token });
 export const queueArgs = z.object({ region, name: queueName.meta({ description: "The queue's name." }), token });
+export const signingKeysArgs = z.object({ region, token });
 export const globalParallelismArgs = z.object({ token });
 export const statsArgs = z.object({ id, period });

@@ -13,3 +13,4 @@ export * from "./getSearchStats";
 export * from "./getMessagingAccountStats";
 export * from "./getFlowControlKeys";
 export * from "./getDatabases";
+export * from "./getSigningKeys";

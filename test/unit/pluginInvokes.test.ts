@@ -61,6 +61,7 @@ test("every function answers through the TypeScript package's own getX, with the
     getGlobalParallelism: { token },
     getQueues: { region, token },
     getQueue: { region, name: "jobs", token },
+    getSigningKeys: { region, token },
   };
   const answers: Record<string, Record<string, Plain>> = {};
   for (const f of FUNCTIONS) {
@@ -94,10 +95,20 @@ test("every function answers through the TypeScript package's own getX, with the
   expect(answers.getFlowControlKeys).toEqual({ items: [expect.objectContaining({ flowControlKey: "tenant-a" })] });
   expect((answers.getDatabases.items as Plain[]).length).toBe(2);
   expect(answers.getMessagingIpv4Addresses).toEqual({ addresses: expect.arrayContaining([expect.any(String)]) });
+  // Both signing keys secret: a YAML program gets them as secrets.
+  const keys = emu.emulator.data.accounts.find((a) => a.record.id === id)!.signingKeys;
+  expect(answers.getSigningKeys).toEqual({
+    current: { ...SECRET, value: keys.current },
+    next: { ...SECRET, value: keys.next },
+  });
 
   // No token was ever answered in plain text (the accounts' tokens, the index's).
   const plainText = run.plainText();
-  for (const a of emu.emulator.data.accounts) expect(plainText).not.toContain(a.record.token);
+  for (const a of emu.emulator.data.accounts) {
+    expect(plainText).not.toContain(a.record.token);
+    expect(plainText).not.toContain(a.signingKeys.current);
+    expect(plainText).not.toContain(a.signingKeys.next);
+  }
   expect(plainText).not.toContain(index.token);
   expect(plainText).not.toContain(index.read_only_token);
 });
