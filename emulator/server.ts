@@ -17,6 +17,7 @@ import { databaseHandlers } from "./routes/databases";
 import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
 import { searchHandlers } from "./routes/search";
+import { urlGroupHandlers } from "./routes/urlGroups";
 import { installTestControls, type TestControlsHost } from "./routes/testControls";
 import {
   newAccount,
@@ -276,6 +277,7 @@ export class Emulator implements TestControlsHost {
       ...databaseHandlers(this),
       ...flowControlHandlers(this),
       ...queueHandlers(this),
+      ...urlGroupHandlers(this),
     };
   }
 
@@ -331,6 +333,7 @@ export class Emulator implements TestControlsHost {
     for (const a of this.data.accounts) {
       a.keys = {};
       a.queues = {};
+      a.topics = {};
       // In place: a test may hold the record.
       const seeded = structuredClone(this.seededAccounts.get(a.record.id)!);
       for (const field of Object.keys(a.record))

@@ -19,6 +19,7 @@ import { fillRoute, type CallOptions, type MessagingTarget } from "./request";
 import { MESSAGING_REGIONS, describeIssues } from "./schemas";
 import { SearchIndexes } from "./searchIndexes";
 import { UserError } from "../userError";
+import { UrlGroups } from "./urlGroups";
 
 export { closeAllPools } from "./http";
 export type { MessagingTarget } from "./request";
@@ -41,6 +42,11 @@ export class MgmtClient {
   /** One messaging account's queues in one region. */
   queues(target: MessagingTarget & { region: string }): Queues {
     return new Queues((name, options) => this.call(name, options), target);
+  }
+
+  /** One messaging account's URL groups in one region. */
+  urlGroups(target: MessagingTarget & { region: string }): UrlGroups {
+    return new UrlGroups((name, options) => this.call(name, options), target);
   }
 
   /**

@@ -20,6 +20,7 @@ import {
   SearchStats,
   camelKey,
 } from "../api/schemas";
+import { UrlGroupRecord } from "../api/urlGroupSchemas";
 import * as fn from ".";
 import * as fnArgs from "./args";
 import type { Same } from "../sameShape";
@@ -82,6 +83,8 @@ const GetFlowControlArgs = fnArgs.flowControlArgs;
 const GetFlowControlKeysArgs = fnArgs.flowControlKeysArgs;
 const GetQueuesArgs = fnArgs.queuesArgs;
 const GetQueueArgs = fnArgs.queueArgs;
+const GetUrlGroupsArgs = fnArgs.urlGroupsArgs;
+const GetUrlGroupArgs = fnArgs.urlGroupArgs;
 const GetGlobalParallelismArgs = fnArgs.globalParallelismArgs;
 const StatsArgs = fnArgs.statsArgs;
 const noArgs = fnArgs.noArgs;
@@ -180,6 +183,19 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   },
   { name: "getQueue", description: "One queue by name.", ...served(GetQueueArgs, fn.getQueue), result: QueueRecord },
   {
+    name: "getUrlGroups",
+    description: "Every URL group of the account in a region, with its endpoints.",
+    ...served(GetUrlGroupsArgs, fn.getUrlGroups),
+    result: UrlGroupRecord,
+    list: true,
+  },
+  {
+    name: "getUrlGroup",
+    description: "One URL group by name, with its endpoints.",
+    ...served(GetUrlGroupArgs, fn.getUrlGroup),
+    result: UrlGroupRecord,
+  },
+  {
     name: "getDatabases",
     description: "Every database of the user.",
     ...served(noArgs, () => fn.getDatabases()),
@@ -196,7 +212,9 @@ export const ARGS_AGREE: [
   Same<z.input<typeof GetFlowControlKeysArgs>, fn.GetFlowControlKeysArgs>,
   Same<z.input<typeof GetQueuesArgs>, fn.GetQueuesArgs>,
   Same<z.input<typeof GetQueueArgs>, fn.GetQueueArgs>,
+  Same<z.input<typeof GetUrlGroupsArgs>, fn.GetUrlGroupsArgs>,
+  Same<z.input<typeof GetUrlGroupArgs>, fn.GetUrlGroupArgs>,
   Same<z.input<typeof GetGlobalParallelismArgs>, fn.GetGlobalParallelismArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetSearchIndexStatsArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetMessagingAccountStatsArgs>,
-] = [true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true];

@@ -11,6 +11,7 @@ import { messagingAccount } from "./messagingAccount/declaration";
 import { messagingBudget } from "./messagingBudget/declaration";
 import { messagingQueue } from "./messagingQueue/declaration";
 import { searchIndex } from "./searchIndex/declaration";
+import { urlGroup } from "./urlGroup/declaration";
 
 export const RESOURCES = [
   searchIndex,
@@ -19,6 +20,7 @@ export const RESOURCES = [
   databaseBudget,
   flowControlKey,
   messagingQueue,
+  urlGroup,
 ] as const satisfies readonly ResourceDeclaration[];
 
 /** The permanent module names under `internal/providers/` (dynamicDoor.ts). */
