@@ -7,6 +7,7 @@
  * it under the engine lock.
  */
 import { UrlGroup, getUrlGroupOutput, getUrlGroupsOutput } from "../../provider";
+import { releasedMessage } from "../../provider/resources/released";
 import { declaring, exported, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
 
 let env: TestEnv;
@@ -171,6 +172,11 @@ test("UrlGroup: created and found groups, endpoints changed in place, refresh af
   // Only what the stack made is gone: billing keeps the foreign endpoint, shared keeps theirs.
   expect(endpointsOf("billing")).toEqual(["https://foreign.example.com"]);
   expect(endpointsOf("shared")).toEqual(["https://theirs.example.com"]);
+  // And the run's output says what was kept, and why.
+  expect(blocked).toContain(
+    'URL group "billing" in eu-central-1: kept, with 1 endpoint(s) this stack did not add (destroy removed only its own)',
+  );
+  expect(blocked).toContain(releasedMessage('URL group "shared"'));
 
   delete account.schedules.nightly;
   await s.destroy();

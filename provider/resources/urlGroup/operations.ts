@@ -258,7 +258,12 @@ export const urlGroupOperations: pulumi.dynamic.ResourceProvider<UrlGroupInputs,
       }
       if (ours.length > 0)
         await actOn(target, "remove endpoints from", () => groups(client, target).removeEndpoints(props.group, ours));
-      await sayReleased(`${urlGroupLabel(props.group)} (its endpoints not added by this stack)`);
+      const left = leftOver.length;
+      if (props.created)
+        await tellEngine(
+          `${urlGroupLabel(props.group)} in ${props.region}: kept, with ${left} endpoint(s) this stack did not add (destroy removed only its own)`,
+        );
+      else await sayReleased(urlGroupLabel(props.group));
     } catch (err) {
       if (!isNotFound(err))
         throw revokedTokenError(err, urlGroupLabel(props.group), props.region, acting, stored, client.settings);
