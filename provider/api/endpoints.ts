@@ -33,8 +33,8 @@ export type Api = "management" | "messaging" | "regional";
  * | upsert queue         | idempotent | carries the queue's full desired state, never a delta            |
  * | pause queue          | idempotent | contract: pausing a paused queue succeeds and changes nothing    |
  * | delete queue         | idempotent | the second delivery answers 404, which delete reads as done      |
- * | add URL group endpts | idempotent | an endpoint's URL is its identity: adding it again sets its name |
- * | remove URL group ept | idempotent | one already gone is skipped; a group gone answers 404, read as done|
+ * | add group endpoints  | idempotent | a URL is its endpoint's identity: adding it again sets its name  |
+ * | remove group endpts  | idempotent | an endpoint gone is skipped; a group gone is 404, read as done   |
  * | delete URL group     | idempotent | the second delivery answers 404, which delete reads as done      |
  * | reset index tokens   | create     | not harmless: read the tokens back and compare (searchIndex)     |
  * | rotate account token | create     | not harmless: read the account back and compare (messagingAccount)|
