@@ -5,7 +5,12 @@
  * account's `max_topics`, or more endpoints in one than `max_endpoints_per_topic`, answer 412; a
  * group a schedule publishes to is not deleted (400).
  */
-import { AddEndpointsBody, RemoveEndpointsBody, urlGroupName, type UrlGroupRecord } from "pulumi-mgmt/internal/api/urlGroupSchemas";
+import {
+  AddEndpointsBody,
+  RemoveEndpointsBody,
+  urlGroupName,
+  type UrlGroupRecord,
+} from "pulumi-mgmt/internal/api/urlGroupSchemas";
 import { HttpError, OK, jsonObject, parseOr400, type Ctx, type EmulatorState, type Handler } from "../http";
 import type { Topic } from "../state";
 

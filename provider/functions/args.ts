@@ -46,6 +46,10 @@ export const flowControlKeysArgs = z.object({
 export const queuesArgs = z.object({ region, token });
 export const queueArgs = z.object({ region, name: queueName.meta({ description: "The queue's name." }), token });
 export const urlGroupsArgs = z.object({ region, token });
-export const urlGroupArgs = z.object({ region, name: urlGroupName.meta({ description: "The URL group's name." }), token });
+export const urlGroupArgs = z.object({
+  region,
+  name: urlGroupName.meta({ description: "The URL group's name." }),
+  token,
+});
 export const globalParallelismArgs = z.object({ token });
 export const statsArgs = z.object({ id, period });

@@ -70,7 +70,10 @@ test("UrlGroup: created and found groups, endpoints changed in place, refresh af
   ]);
   expect(endpointsOf("shared")).toEqual(["https://ours.example.com", "https://theirs.example.com"]);
   let out = await outputs();
-  expect(out.billing).toMatchObject({ created: true, addedEndpoints: ["https://a.example.com", "https://b.example.com"] });
+  expect(out.billing).toMatchObject({
+    created: true,
+    addedEndpoints: ["https://a.example.com", "https://b.example.com"],
+  });
   expect(out.shared).toMatchObject({
     created: false,
     addedEndpoints: ["https://ours.example.com"],
@@ -109,7 +112,9 @@ test("UrlGroup: created and found groups, endpoints changed in place, refresh af
   readFunctions = false;
 
   // Outside Pulumi: someone adds an endpoint to billing and removes a declared one; temp is deleted.
-  await env.client.urlGroups({ region: REGION, token }).addEndpoints("billing", [{ url: "https://foreign.example.com" }]);
+  await env.client
+    .urlGroups({ region: REGION, token })
+    .addEndpoints("billing", [{ url: "https://foreign.example.com" }]);
   await env.client.urlGroups({ region: REGION, token }).removeEndpoints("billing", ["https://c.example.com"]);
   await env.client.urlGroups({ region: REGION, token }).delete("temp");
   const refreshed = await s.refresh();

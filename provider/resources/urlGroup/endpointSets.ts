@@ -11,7 +11,10 @@ export const normalized = (e: { url: string; name?: string }): UrlGroupEndpoint 
   nameOf(e) === undefined ? { url: e.url } : { url: e.url, name: nameOf(e) };
 
 /** What to send so that every endpoint of `wanted` is in `present` with its name. */
-export function missingFrom(present: readonly UrlGroupEndpoint[], wanted: readonly UrlGroupEndpoint[]): UrlGroupEndpoint[] {
+export function missingFrom(
+  present: readonly UrlGroupEndpoint[],
+  wanted: readonly UrlGroupEndpoint[],
+): UrlGroupEndpoint[] {
   return wanted.filter((w) => !present.some((p) => p.url === w.url && nameOf(p) === nameOf(w)));
 }
 

@@ -104,7 +104,8 @@ async function converge(
   addedBefore: readonly string[],
 ): Promise<string[]> {
   const toAdd = missingFrom(present, inputs.endpoints);
-  if (toAdd.length > 0) await actOn(inputs, "add endpoints to", () => groups(client, inputs).addEndpoints(inputs.group, toAdd));
+  if (toAdd.length > 0)
+    await actOn(inputs, "add endpoints to", () => groups(client, inputs).addEndpoints(inputs.group, toAdd));
   const newlyAdded = urlsNotIn(toAdd, present);
   const toRemove = urlsNotIn(recorded, inputs.endpoints).filter((url) => present.some((p) => p.url === url));
   if (toRemove.length > 0)
@@ -174,11 +175,11 @@ export const urlGroupOperations: pulumi.dynamic.ResourceProvider<UrlGroupInputs,
     const props: UrlGroupOutputs = imported ? importedGroup(id) : stored!;
     const client = apiClient();
     const acting = await actingWith(client, urlGroupLabel(props.group), props, props.token);
-    const record = await ifFound(
-      groups(client, { ...props, token: acting.token }).get(props.group),
-    ).catch((err: unknown) => {
-      throw revokedTokenError(err, urlGroupLabel(props.group), props.region, acting, props, client.settings);
-    });
+    const record = await ifFound(groups(client, { ...props, token: acting.token }).get(props.group)).catch(
+      (err: unknown) => {
+        throw revokedTokenError(err, urlGroupLabel(props.group), props.region, acting, props, client.settings);
+      },
+    );
     if (!record) {
       believeGone(managedGroup(client, props, acting));
       return {};
@@ -251,7 +252,10 @@ export const urlGroupOperations: pulumi.dynamic.ResourceProvider<UrlGroupInputs,
       if (!found) return believeGone(managedGroup(client, props, acting));
       const present = presentOf(found);
       const ours = (props.addedEndpoints ?? []).filter((url) => present.some((p) => p.url === url));
-      const leftOver = urlsNotIn(present, ours.map((url) => ({ url })));
+      const leftOver = urlsNotIn(
+        present,
+        ours.map((url) => ({ url })),
+      );
       if (props.created && leftOver.length === 0) {
         await actOn(target, "delete", () => groups(client, target).delete(props.group));
         return;

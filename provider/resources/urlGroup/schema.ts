@@ -17,7 +17,10 @@ const declaredEndpoints = endpointList
     for (const url of new Set(twice(list.map((e) => e.url))))
       ctx.addIssue({ code: "custom", message: `${url} is listed more than once; list each URL once` });
     for (const name of new Set(twice(list.map((e) => e.name))))
-      ctx.addIssue({ code: "custom", message: `the name ${name} is given to more than one endpoint; names are unique in a group` });
+      ctx.addIssue({
+        code: "custom",
+        message: `the name ${name} is given to more than one endpoint; names are unique in a group`,
+      });
   })
   .meta({
     description:
