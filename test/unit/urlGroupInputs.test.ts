@@ -45,3 +45,13 @@ test("what an up sends: a renamed endpoint is added again (the service sets its 
   // The service reads an absent name as empty.
   expect(missingFrom([{ url: "https://b.example.com", name: "" }], [{ url: "https://b.example.com" }])).toEqual([]);
 });
+
+test("a new name or region is a new group (replace); endpoints change in place", async () => {
+  const { urlGroupOperations } = await import("../../provider/resources/urlGroup/operations");
+  const olds = { region: "eu-central-1" as const, group: "g", endpoints: [{ url: "https://a.example.com" }] };
+  const diff = (news: Partial<typeof olds>) => urlGroupOperations.diff!("id", olds, { ...olds, ...news });
+  expect(await diff({ group: "h" })).toMatchObject({ changes: true, replaces: ["group"] });
+  expect(await diff({ region: "us-east-1" as never })).toMatchObject({ changes: true, replaces: ["region"] });
+  expect(await diff({ endpoints: [{ url: "https://b.example.com" }] })).toMatchObject({ changes: true, replaces: [] });
+  expect(await diff({})).toMatchObject({ changes: false, replaces: [] });
+});
