@@ -18,6 +18,7 @@ import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
 import { searchHandlers } from "./routes/search";
 import { signingKeyHandlers } from "./routes/signingKeys";
+import { urlGroupHandlers } from "./routes/urlGroups";
 import { installTestControls, type TestControlsHost } from "./routes/testControls";
 import {
   newAccount,
@@ -282,6 +283,7 @@ export class Emulator implements TestControlsHost {
       ...flowControlHandlers(this),
       ...queueHandlers(this),
       ...signingKeyHandlers(this),
+      ...urlGroupHandlers(this),
     };
   }
 
@@ -337,6 +339,7 @@ export class Emulator implements TestControlsHost {
     for (const a of this.data.accounts) {
       a.keys = {};
       a.queues = {};
+      a.topics = {};
       // In place: a test may hold the record.
       const seeded = structuredClone(this.seededAccounts.get(a.record.id)!);
       for (const field of Object.keys(a.record))

@@ -14,6 +14,7 @@ export {
 export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey/flowControlKey";
 export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue/messagingQueue";
 export { MessagingSigningKeys, type SigningKeysSpec } from "./resources/messagingSigningKeys/messagingSigningKeys";
+export { UrlGroup, type UrlGroupSpec, type UrlGroupEndpointArgs } from "./resources/urlGroup/urlGroup";
 export * from "./functions";
 /** The record of one index, as getSearchIndex returns it. */
 export type { GetSearchIndexResult as SearchIndexInfo } from "./functions/getSearchIndex";

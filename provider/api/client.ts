@@ -20,6 +20,7 @@ import { MESSAGING_REGIONS, describeIssues } from "./schemas";
 import { SearchIndexes } from "./searchIndexes";
 import { SigningKeys } from "./signingKeys";
 import { UserError } from "../userError";
+import { UrlGroups } from "./urlGroups";
 
 export { closeAllPools } from "./http";
 export type { MessagingTarget } from "./request";
@@ -47,6 +48,10 @@ export class MgmtClient {
   /** One messaging account's signing keys, at its region's address. */
   signingKeys(target: MessagingTarget & { region: string }): SigningKeys {
     return new SigningKeys((name, options) => this.call(name, options), target);
+  }
+  /** One messaging account's URL groups in one region. */
+  urlGroups(target: MessagingTarget & { region: string }): UrlGroups {
+    return new UrlGroups((name, options) => this.call(name, options), target);
   }
 
   /**

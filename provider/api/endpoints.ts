@@ -33,6 +33,9 @@ export type Api = "management" | "messaging" | "regional";
  * | upsert queue         | idempotent | carries the queue's full desired state, never a delta            |
  * | pause queue          | idempotent | contract: pausing a paused queue succeeds and changes nothing    |
  * | delete queue         | idempotent | the second delivery answers 404, which delete reads as done      |
+ * | add group endpoints  | idempotent | a URL is its endpoint's identity: adding it again sets its name  |
+ * | remove group endpts  | idempotent | an endpoint gone is skipped; a group gone is 404, read as done   |
+ * | delete URL group     | idempotent | the second delivery answers 404, which delete reads as done      |
  * | reset index tokens   | create     | not harmless: read the tokens back and compare (searchIndex)     |
  * | rotate account token | create     | not harmless: read the account back and compare (messagingAccount)|
  * | set account plan     | idempotent | sets the plan to a value; the current plan again changes nothing |
@@ -130,6 +133,24 @@ export const ENDPOINTS = {
   listQueues: { method: "GET", api: "regional", route: "/v2/queues", retry: "idempotent", assumed: true },
   deleteQueue: { method: "DELETE", api: "regional", route: "/v2/queues/:queue", retry: "idempotent", assumed: true },
   pauseQueue: { method: "POST", api: "regional", route: "/v2/queues/:queue/pause", retry: "idempotent", assumed: true },
+  // contract "Schedules, URL groups and signing keys": URL groups are the API's topics
+  addUrlGroupEndpoints: {
+    method: "POST",
+    api: "regional",
+    route: "/v2/topics/:group/endpoints",
+    retry: "idempotent",
+    assumed: true,
+  },
+  removeUrlGroupEndpoints: {
+    method: "DELETE",
+    api: "regional",
+    route: "/v2/topics/:group/endpoints",
+    retry: "idempotent",
+    assumed: true,
+  },
+  getUrlGroup: { method: "GET", api: "regional", route: "/v2/topics/:group", retry: "idempotent", assumed: true },
+  listUrlGroups: { method: "GET", api: "regional", route: "/v2/topics", retry: "idempotent", assumed: true },
+  deleteUrlGroup: { method: "DELETE", api: "regional", route: "/v2/topics/:group", retry: "idempotent", assumed: true },
   // contract "The rest of the named operations" and "Flow control keys before their first message"
   resetSearchIndexTokens: {
     method: "POST",

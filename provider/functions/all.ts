@@ -20,6 +20,7 @@ import {
   SearchStats,
   camelKey,
 } from "../api/schemas";
+import { UrlGroupRecord } from "../api/urlGroupSchemas";
 import * as fn from ".";
 import * as fnArgs from "./args";
 import type { Same } from "../sameShape";
@@ -82,6 +83,8 @@ const GetFlowControlArgs = fnArgs.flowControlArgs;
 const GetFlowControlKeysArgs = fnArgs.flowControlKeysArgs;
 const GetQueuesArgs = fnArgs.queuesArgs;
 const GetQueueArgs = fnArgs.queueArgs;
+const GetUrlGroupsArgs = fnArgs.urlGroupsArgs;
+const GetUrlGroupArgs = fnArgs.urlGroupArgs;
 const GetGlobalParallelismArgs = fnArgs.globalParallelismArgs;
 const GetSigningKeysArgs = fnArgs.signingKeysArgs;
 /** Both keys secret, so the whole answer is (a YAML program gets them as secrets). */
@@ -192,6 +195,19 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
     result: SigningKeysResult,
   },
   {
+    name: "getUrlGroups",
+    description: "Every URL group of the account in a region, with its endpoints.",
+    ...served(GetUrlGroupsArgs, fn.getUrlGroups),
+    result: UrlGroupRecord,
+    list: true,
+  },
+  {
+    name: "getUrlGroup",
+    description: "One URL group by name, with its endpoints.",
+    ...served(GetUrlGroupArgs, fn.getUrlGroup),
+    result: UrlGroupRecord,
+  },
+  {
     name: "getDatabases",
     description: "Every database of the user.",
     ...served(noArgs, () => fn.getDatabases()),
@@ -208,8 +224,10 @@ export const ARGS_AGREE: [
   Same<z.input<typeof GetFlowControlKeysArgs>, fn.GetFlowControlKeysArgs>,
   Same<z.input<typeof GetQueuesArgs>, fn.GetQueuesArgs>,
   Same<z.input<typeof GetQueueArgs>, fn.GetQueueArgs>,
+  Same<z.input<typeof GetUrlGroupsArgs>, fn.GetUrlGroupsArgs>,
+  Same<z.input<typeof GetUrlGroupArgs>, fn.GetUrlGroupArgs>,
   Same<z.input<typeof GetGlobalParallelismArgs>, fn.GetGlobalParallelismArgs>,
   Same<z.input<typeof GetSigningKeysArgs>, fn.GetSigningKeysArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetSearchIndexStatsArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetMessagingAccountStatsArgs>,
-] = [true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true];

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { MESSAGING_REGIONS, MESSAGING_TYPES, STATS_PERIODS, flowControlKey, oneOf, queueName } from "../api/schemas";
+import { urlGroupName } from "../api/urlGroupSchemas";
 
 const id = z
   .string({ error: "must be a non-empty string" })
@@ -45,5 +46,11 @@ export const flowControlKeysArgs = z.object({
 export const queuesArgs = z.object({ region, token });
 export const queueArgs = z.object({ region, name: queueName.meta({ description: "The queue's name." }), token });
 export const signingKeysArgs = z.object({ region, token });
+export const urlGroupsArgs = z.object({ region, token });
+export const urlGroupArgs = z.object({
+  region,
+  name: urlGroupName.meta({ description: "The URL group's name." }),
+  token,
+});
 export const globalParallelismArgs = z.object({ token });
 export const statsArgs = z.object({ id, period });

@@ -12,6 +12,7 @@ import { messagingBudget } from "./messagingBudget/declaration";
 import { messagingQueue } from "./messagingQueue/declaration";
 import { messagingSigningKeys } from "./messagingSigningKeys/declaration";
 import { searchIndex } from "./searchIndex/declaration";
+import { urlGroup } from "./urlGroup/declaration";
 
 export const RESOURCES = [
   searchIndex,
@@ -21,6 +22,7 @@ export const RESOURCES = [
   flowControlKey,
   messagingQueue,
   messagingSigningKeys,
+  urlGroup,
 ] as const satisfies readonly ResourceDeclaration[];
 
 /** The permanent module names under `internal/providers/` (dynamicDoor.ts). */

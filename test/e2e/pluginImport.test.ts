@@ -121,6 +121,8 @@ test("pulumi import and the import option take every resource as found; destroy 
   const live = emu.emulator.data.accounts.find((a) => a.record.id === messaging.id)!;
   live.keys["orders"] = { waitListSize: 2, paused: true, rateResets: 0 };
   live.queues["jobs"] = { paused: false, resumes: 0, parallelism: 3 };
+  const hooks = [{ url: "https://a.example.com", name: "a" }, { url: "https://b.example.com" }];
+  live.topics["hooks"] = { endpoints: hooks.map((e) => ({ ...e })), createdAt: 1, updatedAt: 1 };
   live.record.prod_pack_enabled = true;
   const database = emu.emulator.data.databases.find((d) => d.owner === alice.username)!.record;
   database.budget = 30;
@@ -140,6 +142,7 @@ test("pulumi import and the import option take every resource as found; destroy 
     ["MessagingAccount", "account", messaging.id],
     ["FlowControlKey", "orders", "eu-central-1/orders"],
     ["MessagingQueue", "jobs", "eu-central-1/jobs"],
+    ["UrlGroup", "hooks", "eu-central-1/hooks"],
   ])
     await pulumi("import", "--yes", "--generate-code=false", `mgmt:index:${type}`, name, id);
 
@@ -152,6 +155,12 @@ test("pulumi import and the import option take every resource as found; destroy 
     adopt: docs.id,
   });
   expect(resources.find((r) => r.type === "mgmt:index:MessagingBudget")?.inputs).toEqual({ accountId, budget: 50 });
+  // A URL group's endpoints as found become its declared ones, none of them the stack's to remove.
+  expect(resources.find((r) => r.type === "mgmt:index:UrlGroup")?.inputs).toEqual({
+    region: "eu-central-1",
+    group: "hooks",
+    endpoints: hooks,
+  });
 
   // A program declaring what Read answered has nothing to change.
   const declared: Declared[] = [
@@ -161,6 +170,7 @@ test("pulumi import and the import option take every resource as found; destroy 
     { type: "MessagingAccount", name: "account", props: { accountId: messaging.id } },
     { type: "FlowControlKey", name: "orders", props: { region: "eu-central-1", key: "orders" } },
     { type: "MessagingQueue", name: "jobs", props: { region: "eu-central-1", queue: "jobs" } },
+    { type: "UrlGroup", name: "hooks", props: { region: "eu-central-1", group: "hooks", endpoints: hooks } },
   ];
   declare(declared);
   emu.resetLog();
@@ -224,6 +234,7 @@ test("pulumi import and the import option take every resource as found; destroy 
   // Both indexes were found, not created: released, not deleted, and the run's output says so
   // (the engine's word is "deleted"); the budget found is back.
   for (const i of [docs, logs]) expect(destroyed).toContain(releasedMessage(`search index "${i.name}" (${i.id})`));
+  expect(destroyed).toContain(releasedMessage('URL group "hooks"'));
   const left = (await client.searchIndexes.list()).map((i) => i.id).sort();
   expect(left).toEqual([docs.id, logs.id, legacy.id].sort());
   // The index adopted partway is given back as it was found.
@@ -233,6 +244,7 @@ test("pulumi import and the import option take every resource as found; destroy 
   const at = { region: "eu-central-1", token: messaging.token };
   expect((await client.flowControl(at).get("orders")).isPaused).toBe(true);
   expect(await client.queues(at).get("jobs")).toMatchObject({ paused: false, parallelism: 3 });
+  expect(live.topics.hooks.endpoints).toEqual(hooks);
   expect((await client.messagingAccounts.get(messaging.id)).prod_pack_enabled).toBe(true);
   expect((await client.databases.get(database.database_id)).budget).toBe(30);
 }, 300_000);

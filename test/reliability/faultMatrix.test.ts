@@ -5,7 +5,8 @@
  * often as the retry table in provider/api/endpoints.ts allows.
  *
  * One stack per fault holds a search index, a budget, a paused flow control key with a reset
- * trigger and pinned limits, a queue with a resume trigger, a declared queue and a paused one.
+ * trigger and pinned limits, a queue with a resume trigger, a declared queue and a paused one, and a
+ * URL group whose endpoint changes.
  * Each phase (create, update, refresh, destroy) puts the fault once on every route that phase
  * uses, then runs once.
  *
@@ -17,7 +18,7 @@
  * delete that finds its object gone) runs every phase through the real engine too, and so does
  * one definite 4xx.
  */
-import { MessagingBudget, MessagingControls, SearchIndex, type SearchIndexArgs } from "../../provider";
+import { MessagingBudget, MessagingControls, SearchIndex, UrlGroup, type SearchIndexArgs } from "../../provider";
 import type { MgmtConfig } from "../../provider/automation";
 import type { FaultRuleInput, LoggedRequest } from "../../emulator";
 import { exported, testEnv, type TestEnv, freshMessagingAccount } from "../support/harness";
@@ -87,6 +88,18 @@ const R = {
   getQueue: { method: "GET", path: "/v2/queues/[^/]+$", route: "GET /regional/:region/v2/queues/:queue" },
   pauseQueue: { method: "POST", path: "/queues/[^/]+/pause$", route: "POST /regional/:region/v2/queues/:queue/pause" },
   deleteQueue: { method: "DELETE", path: "/v2/queues/", route: "DELETE /regional/:region/v2/queues/:queue" },
+  addEndpoints: {
+    method: "POST",
+    path: "/v2/topics/[^/]+/endpoints$",
+    route: "POST /regional/:region/v2/topics/:group/endpoints",
+  },
+  removeEndpoints: {
+    method: "DELETE",
+    path: "/v2/topics/[^/]+/endpoints$",
+    route: "DELETE /regional/:region/v2/topics/:group/endpoints",
+  },
+  getGroup: { method: "GET", path: "/v2/topics/[^/]+$", route: "GET /regional/:region/v2/topics/:group" },
+  deleteGroup: { method: "DELETE", path: "/v2/topics/[^/]+$", route: "DELETE /regional/:region/v2/topics/:group" },
 } as const;
 type Route = keyof typeof R;
 
@@ -102,10 +115,23 @@ const PHASES: Record<"create" | "update" | "refresh" | "destroy", Route[]> = {
     "pin",
     "upsertQueue",
     "pauseQueue",
+    "addEndpoints",
   ],
-  update: ["rename", "setPlan", "budget", "lift", "resetRate", "resumeQueue", "pin", "unpin", "upsertQueue"],
-  refresh: ["listIndexes", "listAccounts", "waitList", "getQueue"],
-  destroy: ["deleteIndex", "budget", "unpin", "deleteQueue"],
+  update: [
+    "rename",
+    "setPlan",
+    "budget",
+    "lift",
+    "resetRate",
+    "resumeQueue",
+    "pin",
+    "unpin",
+    "upsertQueue",
+    "addEndpoints",
+    "removeEndpoints",
+  ],
+  refresh: ["listIndexes", "listAccounts", "waitList", "getQueue", "getGroup"],
+  destroy: ["deleteIndex", "budget", "unpin", "deleteQueue", "deleteGroup"],
 };
 
 let env: TestEnv;
@@ -139,7 +165,8 @@ function expectRetried(routes: Route[], fault: Fault, log: LoggedRequest[]): voi
     } else {
       // A delete resent after its commit finds the index gone (404): that is its success.
       const done = (r: LoggedRequest) =>
-        r.status === 200 || ((name === "deleteIndex" || name === "deleteQueue") && fault.committed && r.status === 404);
+        r.status === 200 ||
+        (["deleteIndex", "deleteQueue", "deleteGroup"].includes(name) && fault.committed && r.status === 404);
       expect({ route, retried: after.some((r) => r.route === route && done(r)) }).toEqual({ route, retried: true });
     }
   }
@@ -193,6 +220,7 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
     pin: { parallelism: 2, rate: 10 } as { parallelism: number; rate?: number },
     parallelism: 2,
     queuePaused: true,
+    hook: "https://a.example.com",
   };
   const s = await open(faultName.replace(/[^a-z0-9]+/gi, "-"), { timeoutMs: timeoutFor(fault) }, () => {
     new SearchIndex("idx", { name: v.name, region: "eu-west-1", type: v.type });
@@ -207,6 +235,7 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
         { name: "pq", paused: v.queuePaused },
       ],
     });
+    new UrlGroup("hooks", { region: "eu-central-1", token: info.token, name: "hooks", endpoints: [{ url: v.hook }] });
   });
   // A resend after a commit repeats a counted action once more (harmless by the retry table).
   const perAction = fault.committed ? 2 : 1;
@@ -235,6 +264,8 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
   expect(account.queues.q).toMatchObject({ paused: false, resumes: perAction });
   expect(account.queues.dq).toMatchObject({ parallelism: 2, paused: false, upserts: perAction });
   expect(account.queues.pq.paused).toBe(true);
+  // Adding a URL already in the group changes nothing: a resend after a commit leaves one endpoint.
+  expect(account.topics.hooks.endpoints).toEqual([{ url: "https://a.example.com" }]);
 
   v = {
     name: "matrix-renamed",
@@ -245,6 +276,7 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
     pin: { parallelism: 3 },
     parallelism: 4,
     queuePaused: true,
+    hook: "https://b.example.com",
   };
   await run("update", () => s.up());
   live = await env.client.searchIndexes.list();
@@ -260,6 +292,7 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
   });
   expect(account.queues.q.resumes).toBe(2 * perAction);
   expect(account.queues.dq).toMatchObject({ parallelism: 4, upserts: 2 * perAction });
+  expect(account.topics.hooks.endpoints).toEqual([{ url: "https://b.example.com" }]);
 
   account.keys.k.waitListSize = 9;
   await run("refresh", () => s.refresh());
@@ -273,6 +306,7 @@ async function everyOperation(faultName: string, open: Opening): Promise<void> {
   expect(account.keys.k.pinned).toBeUndefined();
   expect(account.queues.dq).toBeUndefined();
   expect(account.queues.pq.paused).toBe(false);
+  expect(account.topics.hooks).toBeUndefined();
 }
 
 describe.each(DOORS)("through the providers, %s", (door) => {
@@ -285,7 +319,7 @@ test("every operation succeeds in one run under: connection dropped after commit
   everyOperation("connection dropped after commit", engine));
 
 describe("a definite 4xx is not retried and fails fast, naming the object and the answer", () => {
-  type Part = "index" | "budget" | "controls";
+  type Part = "index" | "budget" | "controls" | "urlGroup";
   const CASES: [string, Part, FaultRuleInput, string, RegExp][] = [
     [
       "rename answered 400",
@@ -315,6 +349,13 @@ describe("a definite 4xx is not retried and fails fast, naming the object and th
       R.pause.route,
       /could not pause flow control key "k" in eu-central-1: the service answered 400: injected fault/,
     ],
+    [
+      "URL group add answered 412 (the account's limits)",
+      "urlGroup",
+      { method: "POST", path: "/v2/topics/[^/]+/endpoints$", status: 412 },
+      R.addEndpoints.route,
+      /could not add endpoints to URL group "g" in eu-central-1: the service answered 412: injected fault.*max_topics.*max_endpoints_per_topic/,
+    ],
   ];
   const fastFails = async ([label, part, rule, route, message]: (typeof CASES)[number], open: Opening) => {
     const { info } = seeded();
@@ -334,6 +375,13 @@ describe("a definite 4xx is not retried and fails fast, naming the object and th
           region: "eu-central-1",
           token: info.token,
           flowControlKeys: [{ key: "k", paused: changed }],
+        });
+      if (part === "urlGroup")
+        new UrlGroup("g", {
+          region: "eu-central-1",
+          token: info.token,
+          name: "g",
+          endpoints: [{ url: "https://a.example.com" }, ...(changed ? [{ url: "https://b.example.com" }] : [])],
         });
     });
     await s.up();

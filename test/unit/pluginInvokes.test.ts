@@ -40,6 +40,7 @@ async function seedObjects() {
   const stored = emu.emulator.data.accounts.find((a) => a.record.id === account.id)!;
   stored.queues["jobs"] = { paused: false, resumes: 0, parallelism: 2 };
   stored.keys["tenant-a"] = { waitListSize: 3, paused: false, rateResets: 0 };
+  stored.topics["hooks"] = { endpoints: [{ url: "https://a.example.com", name: "a" }], createdAt: 1, updatedAt: 2 };
   const checked = await run.check("SearchIndex", "docs", { name: "docs", region: "eu-west-1", type: "free" });
   const index = await run.create("SearchIndex", "docs", checked.getInputs());
   run.plain(index.getProperties());
@@ -62,6 +63,8 @@ test("every function answers through the TypeScript package's own getX, with the
     getQueues: { region, token },
     getQueue: { region, name: "jobs", token },
     getSigningKeys: { region, token },
+    getUrlGroups: { region, token },
+    getUrlGroup: { region, name: "hooks", token },
   };
   const answers: Record<string, Record<string, Plain>> = {};
   for (const f of FUNCTIONS) {
@@ -91,6 +94,9 @@ test("every function answers through the TypeScript package's own getX, with the
   expect(answers.getMessagingAccountTokens).toMatchObject({ token: { ...SECRET, value: token } });
   expect(answers.getQueue).toMatchObject({ name: "jobs", parallelism: 2 });
   expect(answers.getQueues).toEqual({ items: [expect.objectContaining({ name: "jobs" })] });
+  const hooks = { name: "hooks", createdAt: 1, updatedAt: 2, endpoints: [{ url: "https://a.example.com", name: "a" }] };
+  expect(answers.getUrlGroup).toEqual(hooks);
+  expect(answers.getUrlGroups).toEqual({ items: [hooks] });
   expect(answers.getFlowControl).toMatchObject({ flowControlKey: "tenant-a", waitListSize: 3 });
   expect(answers.getFlowControlKeys).toEqual({ items: [expect.objectContaining({ flowControlKey: "tenant-a" })] });
   expect((answers.getDatabases.items as Plain[]).length).toBe(2);

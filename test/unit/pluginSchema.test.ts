@@ -53,6 +53,7 @@ test("MessagingControls is a component", () => {
       "MessagingQueue",
       "MessagingSigningKeys",
       "SearchIndex",
+      "UrlGroup",
     ].map((n) => `mgmt:index:${n}`),
   );
 });
@@ -119,6 +120,7 @@ describe("secret outputs", () => {
       new m.FlowControlKey("k", { region: "eu-central-1", key: "k" }),
       new m.MessagingQueue("q", { region: "eu-central-1", name: "q" }),
       new m.MessagingSigningKeys("sk", { region: "eu-central-1" }),
+      new m.UrlGroup("g", { region: "eu-central-1", name: "g", endpoints: [{ url: "https://a.example.com" }] }),
     ];
     await Promise.all(all.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
     for (const [req] of register.mock.calls)
