@@ -33,6 +33,9 @@ export type Api = "management" | "messaging" | "regional";
  * | upsert queue         | idempotent | carries the queue's full desired state, never a delta            |
  * | pause queue          | idempotent | contract: pausing a paused queue succeeds and changes nothing    |
  * | delete queue         | idempotent | the second delivery answers 404, which delete reads as done      |
+ * | create schedule      | create     | not harmless alone: reconcile by GET of the id this package chose, then resend (it replaces in place) |
+ * | pause/resume schedule| idempotent | contract: either on a schedule already in that state changes nothing |
+ * | delete schedule      | idempotent | the second delivery answers 404, which delete reads as done      |
  * | reset index tokens   | create     | not harmless: read the tokens back and compare (searchIndex)     |
  * | rotate account token | create     | not harmless: read the account back and compare (messagingAccount)|
  * | set account plan     | idempotent | sets the plan to a value; the current plan again changes nothing |
@@ -129,6 +132,43 @@ export const ENDPOINTS = {
   listQueues: { method: "GET", api: "regional", route: "/v2/queues", retry: "idempotent", assumed: true },
   deleteQueue: { method: "DELETE", api: "regional", route: "/v2/queues/:queue", retry: "idempotent", assumed: true },
   pauseQueue: { method: "POST", api: "regional", route: "/v2/queues/:queue/pause", retry: "idempotent", assumed: true },
+  // contract "Schedules, URL groups and signing keys"
+  createSchedule: {
+    method: "POST",
+    api: "regional",
+    route: "/v2/schedules/:destination",
+    retry: "create",
+    assumed: true,
+  },
+  getSchedule: {
+    method: "GET",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId",
+    retry: "idempotent",
+    assumed: true,
+  },
+  listSchedules: { method: "GET", api: "regional", route: "/v2/schedules", retry: "idempotent", assumed: true },
+  deleteSchedule: {
+    method: "DELETE",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId",
+    retry: "idempotent",
+    assumed: true,
+  },
+  pauseSchedule: {
+    method: "POST",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId/pause",
+    retry: "idempotent",
+    assumed: true,
+  },
+  resumeSchedule: {
+    method: "POST",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId/resume",
+    retry: "idempotent",
+    assumed: true,
+  },
   // contract "The rest of the named operations" and "Flow control keys before their first message"
   resetSearchIndexTokens: {
     method: "POST",
