@@ -13,6 +13,7 @@ export {
 } from "./resources/messagingControls";
 export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resources/flowControlKey/flowControlKey";
 export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue/messagingQueue";
+export { MessagingSchedule, type ScheduleSpec } from "./resources/messagingSchedule/messagingSchedule";
 export * from "./functions";
 /** The record of one index, as getSearchIndex returns it. */
 export type { GetSearchIndexResult as SearchIndexInfo } from "./functions/getSearchIndex";

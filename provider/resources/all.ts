@@ -10,6 +10,7 @@ import { flowControlKey } from "./flowControlKey/declaration";
 import { messagingAccount } from "./messagingAccount/declaration";
 import { messagingBudget } from "./messagingBudget/declaration";
 import { messagingQueue } from "./messagingQueue/declaration";
+import { messagingSchedule } from "./messagingSchedule/declaration";
 import { searchIndex } from "./searchIndex/declaration";
 
 export const RESOURCES = [
@@ -19,6 +20,7 @@ export const RESOURCES = [
   databaseBudget,
   flowControlKey,
   messagingQueue,
+  messagingSchedule,
 ] as const satisfies readonly ResourceDeclaration[];
 
 /** The permanent module names under `internal/providers/` (dynamicDoor.ts). */

@@ -51,6 +51,7 @@ test("MessagingControls is a component", () => {
       "MessagingBudget",
       "MessagingControls",
       "MessagingQueue",
+      "MessagingSchedule",
       "SearchIndex",
     ].map((n) => `mgmt:index:${n}`),
   );
@@ -117,6 +118,7 @@ describe("secret outputs", () => {
       new m.DatabaseBudget("d", { databaseId: "db", budget: 20 }),
       new m.FlowControlKey("k", { region: "eu-central-1", key: "k" }),
       new m.MessagingQueue("q", { region: "eu-central-1", name: "q" }),
+      new m.MessagingSchedule("sc", { region: "eu-central-1", destination: "https://example.com", cron: "* * * * *" }),
     ];
     await Promise.all(all.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
     for (const [req] of register.mock.calls)
