@@ -56,6 +56,9 @@ export function durationSeconds(d: string): number | undefined {
   return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as "s" | "m" | "h" | "d"];
 }
 
+/** The content type a body is sent with when none is given. */
+export const DEFAULT_CONTENT_TYPE = "text/plain";
+
 /** A schedule's settings, as a create or replace sends them (all but the cron optional). */
 export interface ScheduleSettings {
   scheduleId: string;

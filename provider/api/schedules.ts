@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { Call, MessagingTarget } from "./request";
-import { CreateScheduleAnswer, ScheduleRecord, scheduleHeaders, type ScheduleSettings } from "./scheduleSchemas";
+import {
+  CreateScheduleAnswer,
+  DEFAULT_CONTENT_TYPE,
+  ScheduleRecord,
+  scheduleHeaders,
+  type ScheduleSettings,
+} from "./scheduleSchemas";
 
 /** One messaging account's schedules in one region (contract "Schedules, URL groups and signing keys"). */
 export class Schedules {
@@ -18,7 +24,7 @@ export class Schedules {
       params: { destination },
       headers: scheduleHeaders(settings),
       // The body travels to the destination as it is, with its own content type.
-      rawBody: { text: settings.body ?? "", contentType: settings.contentType ?? "text/plain" },
+      rawBody: { text: settings.body ?? "", contentType: settings.contentType ?? DEFAULT_CONTENT_TYPE },
       ...this.target,
       schema: CreateScheduleAnswer,
     });

@@ -6,9 +6,25 @@
  * after the commit (found by its id, not sent twice), a 412 over the account's max_schedules, and
  * destroy. A schedule someone else made to the same destination on the same cron is never touched.
  */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { MessagingSchedule, type ScheduleSpec } from "../../provider";
+import { installPlugin } from "../../provider/plugin/install";
+import { releasedMessage } from "../../provider/resources/released";
+import { PLUGIN_MAIN } from "../support/pluginProcess";
 import type { ActionTargetArgs } from "../../provider/resources/messagingFields";
-import { declaring, exported, failure, freshMessagingAccount, testEnv, type TestEnv } from "../support/harness";
+import {
+  declaring,
+  exported,
+  failure,
+  freshMessagingAccount,
+  pulumiCliDir,
+  testEnv,
+  type TestEnv,
+} from "../support/harness";
 
 type Args = ActionTargetArgs & ScheduleSpec;
 const TYPE = "pulumi-nodejs:dynamic/mgmt:MessagingSchedule";
@@ -214,3 +230,118 @@ test("a schedule: refused bad input, create, no-op, every change in place, outsi
   expect(Object.keys(account.schedules)).toEqual(["theirs"]);
   expect(account.schedules.theirs.creates).toBe(1);
 });
+
+/**
+ * Through the `mgmt` plugin and the CLI (offline, as test/e2e/pluginImport.test.ts): `pulumi import`
+ * of a schedule someone made, a program declaring what it found (no change), a change made in
+ * place on that same schedule, and destroy, which releases it: it was found, not made.
+ */
+test("pulumi import through the plugin: found as it is, changed in place, released on destroy", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  const alice = env.emu.users[0];
+  const dir = mkdtempSync(path.join(tmpdir(), "mgmt-sched-import-"));
+  try {
+    const pluginDir = path.join(dir, "plugin");
+    installPlugin(pluginDir, PLUGIN_MAIN);
+    const project = path.join(dir, "project");
+    for (const d of [project, path.join(dir, "home"), path.join(dir, "state")]) mkdirSync(d);
+    symlinkSync(path.resolve(__dirname, "../../node_modules"), path.join(project, "node_modules"));
+    writeFileSync(
+      path.join(project, "Pulumi.yaml"),
+      `name: mgmt-sched-import\nruntime: nodejs\nplugins:\n  providers:\n    - name: mgmt\n      path: ${pluginDir}\n`,
+    );
+    writeFileSync(
+      path.join(project, "index.js"),
+      [
+        'const pulumi = require("@pulumi/pulumi");',
+        'for (const r of require("./program.json"))',
+        "  new pulumi.CustomResource(`mgmt:index:${r.type}`, r.name, r.props);",
+        "",
+      ].join("\n"),
+    );
+    const declare = (resources: { type: string; name: string; props: Record<string, unknown> }[]) =>
+      writeFileSync(path.join(project, "program.json"), JSON.stringify(resources));
+    // The settings as environment variables: no config runs of the CLI.
+    const cliEnv = {
+      MGMT_BASE_URL: env.emu.baseUrl,
+      MGMT_USERNAME: alice.username,
+      MGMT_PASSWORD: alice.password,
+      MGMT_REGIONAL_MESSAGING_URL: env.emu.regionalMessagingUrl,
+      MGMT_MESSAGING_TOKEN: token,
+    };
+    const pulumi = async (...args: string[]) => {
+      const cli = pulumiCliDir();
+      try {
+        const { stdout } = await promisify(execFile)(path.join(cli, "pulumi"), args, {
+          cwd: project,
+          maxBuffer: 16 * 1024 * 1024,
+          env: {
+            PATH: [cli, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+            HOME: dir,
+            PULUMI_HOME: path.join(dir, "home"),
+            PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
+            PULUMI_CONFIG_PASSPHRASE: "sched-import-test",
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+            ...cliEnv,
+          },
+        });
+        return stdout;
+      } catch (err) {
+        const e = err as Error & { stdout?: string; stderr?: string };
+        throw new Error(`pulumi ${args.join(" ")} failed:\n${e.stdout}\n${e.stderr}`);
+      }
+    };
+    declare([]);
+    await pulumi("stack", "init", "dev");
+
+    // Someone's schedule, paused by an operator.
+    const theirs = env.client.schedules({ region: "eu-central-1", token });
+    await theirs.create("https://example.com/ops", {
+      scheduleId: "ops-report",
+      cron: "CRON_TZ=Europe/Berlin 15 6 * * *",
+      method: "PUT",
+      retries: 4,
+      delay: "30s",
+      labels: ["ops"],
+    });
+    await theirs.pause("ops-report");
+
+    const code = await pulumi("import", "--yes", "mgmt:index:MessagingSchedule", "report", "eu-central-1/ops-report");
+    expect(code).toMatch(/new mgmt\.MessagingSchedule\("report", \{/);
+    expect(code).toMatch(/cron: "15 6 \* \* \*"/);
+    expect(code).toMatch(/timeZone: "Europe\/Berlin"/);
+
+    const props = {
+      region: "eu-central-1",
+      destination: "https://example.com/ops",
+      cron: "15 6 * * *",
+      timeZone: "Europe/Berlin",
+      method: "PUT",
+      retries: 4,
+      delay: "30s",
+      labels: ["ops"],
+      paused: true,
+    };
+    declare([{ type: "MessagingSchedule", name: "report", props }]);
+    env.emu.resetLog();
+    await pulumi("preview", "--expect-no-changes");
+    expect(writes()).toEqual([]);
+
+    // A change is made on that same schedule, in place; its pause stays as declared.
+    declare([{ type: "MessagingSchedule", name: "report", props: { ...props, cron: "45 6 * * *" } }]);
+    env.emu.resetLog();
+    const up = await pulumi("up", "--yes");
+    expect(up).not.toMatch(/replace/);
+    expect(writes()).toEqual(["POST /schedules/:destination 200"]);
+    expect(account.schedules["ops-report"]).toMatchObject({ cron: "CRON_TZ=Europe/Berlin 45 6 * * *", paused: true });
+    expect(Object.keys(account.schedules)).toEqual(["ops-report"]);
+
+    // Found, not made: destroy releases it.
+    const destroyed = await pulumi("destroy", "--yes");
+    expect(destroyed).toContain(releasedMessage('schedule "ops-report"'));
+    expect(Object.keys(account.schedules)).toEqual(["ops-report"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 300_000);

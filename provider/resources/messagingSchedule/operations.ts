@@ -165,7 +165,7 @@ export const messagingScheduleOperations: pulumi.dynamic.ResourceProvider<Schedu
       believeGone(managedSchedule(client, props, acting));
       return {};
     }
-    const settings = imported ? observedSettings(record) : refreshedSettings(declaredOf(props), record);
+    const settings = imported ? observedSettings(record, true) : refreshedSettings(declaredOf(props), record);
     // The pause is recorded where it is declared (an import declares what it found).
     const paused = imported || props.paused !== undefined ? (record.isPaused ?? false) : undefined;
     const token = props.token === undefined ? undefined : acting.token;

@@ -3,7 +3,12 @@
  * record the service answers reads back, and in a form two of them compare in (the service reads
  * "10s" back as 10, a time zone inside the cron, header names in lower case).
  */
-import { durationSeconds, type ScheduleRecord, type ScheduleSettings } from "../../api/scheduleSchemas";
+import {
+  DEFAULT_CONTENT_TYPE,
+  durationSeconds,
+  type ScheduleRecord,
+  type ScheduleSettings,
+} from "../../api/scheduleSchemas";
 import type { ScheduleFlowControl, ScheduleInputs } from "./schema";
 
 export type Declared = Omit<ScheduleInputs, "region" | "token" | "paused" | "scheduleId">;
@@ -86,8 +91,11 @@ export function changedSettings(olds: Partial<Declared>, news: Partial<Declared>
 
 const orUndefined = <T>(v: T | undefined, empty: (v: T) => boolean) => (v === undefined || empty(v) ? undefined : v);
 
-/** A schedule record as the settings a user would declare to have it (an import's inputs, a refresh's outputs). */
-export function observedSettings(r: ScheduleRecord): Declared {
+/**
+ * A schedule record as the settings a user would declare to have it (an import's inputs, a
+ * refresh's outputs). For an import, the content type sent when none is declared reads as none.
+ */
+export function observedSettings(r: ScheduleRecord, forImport = false): Declared {
   const tz = /^CRON_TZ=(\S+)\s+(.*)$/.exec(r.cron);
   const { "content-type": contentType, ...forwarded } = r.header ?? {};
   const flowControl: ScheduleFlowControl | undefined =
@@ -105,7 +113,7 @@ export function observedSettings(r: ScheduleRecord): Declared {
     timeZone: tz?.[1],
     method: r.method as Declared["method"],
     body: orUndefined(r.body, (b) => b === ""),
-    contentType: contentType?.[0],
+    contentType: orUndefined(contentType?.[0], (c) => forImport && c.toLowerCase() === DEFAULT_CONTENT_TYPE),
     headers: orUndefined(
       Object.fromEntries(Object.entries(forwarded).map(([k, v]) => [k, v.join(",")])),
       (h) => Object.keys(h).length === 0,
