@@ -193,7 +193,13 @@ test("a schedule: refused bad input, create, no-op, every change in place, outsi
   await theirs.resume(id);
   account.schedules[id].cron = "0 0 * * *";
   await s.refresh();
-  expect((await exported(s, TYPE))[0].outputs).toMatchObject({ cron: "0 0 * * *" });
+  // Every other declared setting reads back as declared (the service's "2m" is 120 s, its header names lower case).
+  const { token: _t, ...declared } = args;
+  const { timeZone: _z, ...rest } = declared;
+  const refreshed = (await exported(s, TYPE))[0].outputs!;
+  // The service's cron has no zone now: the declared one shows as gone.
+  expect(refreshed).toMatchObject({ ...rest, cron: "0 0 * * *" });
+  expect(refreshed.timeZone).toBeUndefined();
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 1, update: 1 });
   env.emu.resetLog();
   await s.up();
