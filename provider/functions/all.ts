@@ -20,6 +20,7 @@ import {
   SearchStats,
   camelKey,
 } from "../api/schemas";
+import { ScheduleRecord } from "../api/scheduleSchemas";
 import * as fn from ".";
 import * as fnArgs from "./args";
 import type { Same } from "../sameShape";
@@ -82,6 +83,8 @@ const GetFlowControlArgs = fnArgs.flowControlArgs;
 const GetFlowControlKeysArgs = fnArgs.flowControlKeysArgs;
 const GetQueuesArgs = fnArgs.queuesArgs;
 const GetQueueArgs = fnArgs.queueArgs;
+const GetSchedulesArgs = fnArgs.schedulesArgs;
+const GetScheduleArgs = fnArgs.scheduleArgs;
 const GetGlobalParallelismArgs = fnArgs.globalParallelismArgs;
 const StatsArgs = fnArgs.statsArgs;
 const noArgs = fnArgs.noArgs;
@@ -180,6 +183,19 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   },
   { name: "getQueue", description: "One queue by name.", ...served(GetQueueArgs, fn.getQueue), result: QueueRecord },
   {
+    name: "getSchedules",
+    description: "Every schedule of the account in a region, whoever made it.",
+    ...served(GetSchedulesArgs, fn.getSchedules),
+    result: ScheduleRecord,
+    list: true,
+  },
+  {
+    name: "getSchedule",
+    description: "One schedule by its id.",
+    ...served(GetScheduleArgs, fn.getSchedule),
+    result: ScheduleRecord,
+  },
+  {
     name: "getDatabases",
     description: "Every database of the user.",
     ...served(noArgs, () => fn.getDatabases()),
@@ -196,7 +212,9 @@ export const ARGS_AGREE: [
   Same<z.input<typeof GetFlowControlKeysArgs>, fn.GetFlowControlKeysArgs>,
   Same<z.input<typeof GetQueuesArgs>, fn.GetQueuesArgs>,
   Same<z.input<typeof GetQueueArgs>, fn.GetQueueArgs>,
+  Same<z.input<typeof GetSchedulesArgs>, fn.GetSchedulesArgs>,
+  Same<z.input<typeof GetScheduleArgs>, fn.GetScheduleArgs>,
   Same<z.input<typeof GetGlobalParallelismArgs>, fn.GetGlobalParallelismArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetSearchIndexStatsArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetMessagingAccountStatsArgs>,
-] = [true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true];

@@ -5,6 +5,7 @@
  * descriptions are what every SDK and the TypeScript doc comments show (scripts/argDocs.ts).
  */
 import { z } from "zod";
+import { scheduleId } from "../api/scheduleSchemas";
 import { MESSAGING_REGIONS, MESSAGING_TYPES, STATS_PERIODS, flowControlKey, oneOf, queueName } from "../api/schemas";
 
 const id = z
@@ -44,5 +45,11 @@ export const flowControlKeysArgs = z.object({
 });
 export const queuesArgs = z.object({ region, token });
 export const queueArgs = z.object({ region, name: queueName.meta({ description: "The queue's name." }), token });
+export const schedulesArgs = z.object({ region, token });
+export const scheduleArgs = z.object({
+  region,
+  scheduleId: scheduleId.meta({ description: "The schedule's id." }),
+  token,
+});
 export const globalParallelismArgs = z.object({ token });
 export const statsArgs = z.object({ id, period });

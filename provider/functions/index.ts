@@ -6,6 +6,8 @@ export * from "./getMessagingAccount";
 export * from "./getFlowControl";
 export * from "./getQueues";
 export * from "./getQueue";
+export * from "./getSchedules";
+export * from "./getSchedule";
 export * from "./getGlobalParallelism";
 export * from "./getMessagingIpv4Addresses";
 export * from "./getSearchIndexStats";

@@ -40,6 +40,7 @@ async function seedObjects() {
   const stored = emu.emulator.data.accounts.find((a) => a.record.id === account.id)!;
   stored.queues["jobs"] = { paused: false, resumes: 0, parallelism: 2 };
   stored.keys["tenant-a"] = { waitListSize: 3, paused: false, rateResets: 0 };
+  stored.schedules["nightly"] = { destination: "https://example.com/n", cron: "0 3 * * *", paused: true, labels: ["n"] };
   const checked = await run.check("SearchIndex", "docs", { name: "docs", region: "eu-west-1", type: "free" });
   const index = await run.create("SearchIndex", "docs", checked.getInputs());
   run.plain(index.getProperties());
@@ -61,6 +62,8 @@ test("every function answers through the TypeScript package's own getX, with the
     getGlobalParallelism: { token },
     getQueues: { region, token },
     getQueue: { region, name: "jobs", token },
+    getSchedules: { region, token },
+    getSchedule: { region, scheduleId: "nightly", token },
   };
   const answers: Record<string, Record<string, Plain>> = {};
   for (const f of FUNCTIONS) {
@@ -90,6 +93,15 @@ test("every function answers through the TypeScript package's own getX, with the
   expect(answers.getMessagingAccountTokens).toMatchObject({ token: { ...SECRET, value: token } });
   expect(answers.getQueue).toMatchObject({ name: "jobs", parallelism: 2 });
   expect(answers.getQueues).toEqual({ items: [expect.objectContaining({ name: "jobs" })] });
+  expect(answers.getSchedule).toMatchObject({
+    scheduleId: "nightly",
+    destination: "https://example.com/n",
+    cron: "0 3 * * *",
+    isPaused: true,
+    labels: ["n"],
+    nextScheduleTime: expect.any(Number),
+  });
+  expect(answers.getSchedules).toEqual({ items: [expect.objectContaining({ scheduleId: "nightly" })] });
   expect(answers.getFlowControl).toMatchObject({ flowControlKey: "tenant-a", waitListSize: 3 });
   expect(answers.getFlowControlKeys).toEqual({ items: [expect.objectContaining({ flowControlKey: "tenant-a" })] });
   expect((answers.getDatabases.items as Plain[]).length).toBe(2);
