@@ -4,6 +4,8 @@
  * fires (the emulator's `nextScheduleTime`).
  */
 
+import { UserError } from "../userError";
+
 const FIELDS = [
   { name: "minute", min: 0, max: 59 },
   { name: "hour", min: 0, max: 23 },
@@ -35,9 +37,9 @@ function valueOf(text: string, field: (typeof FIELDS)[number]): number {
   const names = "names" in field ? (field.names as readonly string[]) : undefined;
   const named = names?.indexOf(text.toUpperCase()) ?? -1;
   if (named >= 0) return named + field.min;
-  if (!/^\d+$/.test(text)) throw new Error(`${field.name} "${text}" is not a number`);
+  if (!/^\d+$/.test(text)) throw new UserError(`${field.name} "${text}" is not a number`);
   const n = Number(text);
-  if (n < field.min || n > field.max) throw new Error(`${field.name} ${n} is outside ${field.min}-${field.max}`);
+  if (n < field.min || n > field.max) throw new UserError(`${field.name} ${n} is outside ${field.min}-${field.max}`);
   return n;
 }
 
@@ -46,14 +48,14 @@ function parseField(text: string, field: (typeof FIELDS)[number]): Set<number> {
   for (const part of text.split(",")) {
     const [range, stepText] = part.split("/");
     const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1) throw new Error(`${field.name} step "${stepText}" is not a positive whole number`);
+    if (!Number.isInteger(step) || step < 1) throw new UserError(`${field.name} step "${stepText}" is not a positive whole number`);
     let lo: number;
     let hi: number;
     if (range === "*") [lo, hi] = [field.min, field.max];
     else if (range.includes("-")) {
       const [a, b] = range.split("-");
       [lo, hi] = [valueOf(a, field), valueOf(b, field)];
-      if (lo > hi) throw new Error(`${field.name} range "${range}" runs backwards`);
+      if (lo > hi) throw new UserError(`${field.name} range "${range}" runs backwards`);
     } else {
       lo = valueOf(range, field);
       hi = stepText === undefined ? lo : field.max;
@@ -70,11 +72,11 @@ export function parseCron(expression: string): Cron {
   const tz = /^CRON_TZ=(\S+)\s+(.*)$/.exec(text);
   if (tz) {
     [, zone, text] = tz;
-    if (!isTimeZone(zone)) throw new Error(`unknown time zone "${zone}"`);
+    if (!isTimeZone(zone)) throw new UserError(`unknown time zone "${zone}"`);
   }
   const parts = text.split(/\s+/);
   if (parts.length !== 5)
-    throw new Error(`needs five fields (minute hour day-of-month month day-of-week), got ${parts.length}`);
+    throw new UserError(`needs five fields (minute hour day-of-month month day-of-week), got ${parts.length}`);
   return {
     zone,
     sets: parts.map((p, i) => parseField(p, FIELDS[i])),
