@@ -133,7 +133,12 @@ export function scheduleHandlers(emu: EmulatorState) {
         failureCallback: header(ctx, "Upstash-Failure-Callback"),
         flowControlKey: flowKey,
         ...(flowKey !== undefined && flowControlValue(header(ctx, "Upstash-Flow-Control-Value"))),
-        labels: labels ? labels.split(",").map((l) => l.trim()).filter(Boolean) : undefined,
+        labels: labels
+          ? labels
+              .split(",")
+              .map((l) => l.trim())
+              .filter(Boolean)
+          : undefined,
       };
       const existing = account.schedules[id];
       if (!existing) {

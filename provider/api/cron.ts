@@ -10,7 +10,12 @@ const FIELDS = [
   { name: "minute", min: 0, max: 59 },
   { name: "hour", min: 0, max: 23 },
   { name: "day of month", min: 1, max: 31 },
-  { name: "month", min: 1, max: 12, names: ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] },
+  {
+    name: "month",
+    min: 1,
+    max: 12,
+    names: ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"],
+  },
   { name: "day of week", min: 0, max: 7, names: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"] },
 ] as const;
 
@@ -48,7 +53,8 @@ function parseField(text: string, field: (typeof FIELDS)[number]): Set<number> {
   for (const part of text.split(",")) {
     const [range, stepText] = part.split("/");
     const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1) throw new UserError(`${field.name} step "${stepText}" is not a positive whole number`);
+    if (!Number.isInteger(step) || step < 1)
+      throw new UserError(`${field.name} step "${stepText}" is not a positive whole number`);
     let lo: number;
     let hi: number;
     if (range === "*") [lo, hi] = [field.min, field.max];

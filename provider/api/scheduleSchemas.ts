@@ -36,18 +36,16 @@ export function destinationProblem(d: string): string | undefined {
     : `must be an http:// or https:// URL or a URL group's name (letters, digits, '-', '_', '.'), got "${d}"`;
 }
 
-export const cron = z
-  .string({ error: "must be a string" })
-  .superRefine((c, ctx) => {
-    const problem = cronProblem(c);
-    if (problem) ctx.addIssue({ code: "custom", message: `cannot parse "${c}": ${problem}` });
-  });
+export const cron = z.string({ error: "must be a string" }).superRefine((c, ctx) => {
+  const problem = cronProblem(c);
+  if (problem) ctx.addIssue({ code: "custom", message: `cannot parse "${c}": ${problem}` });
+});
 
 /** A duration as the headers carry it: a whole number and a unit, `s`, `m`, `h` or `d` (`10s`, `2m`). */
 export const DURATION_PATTERN = /^(\d+)([smhd])$/;
 export const duration = z
-  .string({ error: "must be a string such as \"10s\" or \"2m\"" })
-  .regex(DURATION_PATTERN, "must be a whole number and a unit s, m, h or d, such as \"10s\" or \"2m\"");
+  .string({ error: 'must be a string such as "10s" or "2m"' })
+  .regex(DURATION_PATTERN, 'must be a whole number and a unit s, m, h or d, such as "10s" or "2m"');
 
 /** A duration's seconds; undefined for a value not of DURATION_PATTERN. */
 export function durationSeconds(d: string): number | undefined {

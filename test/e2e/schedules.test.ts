@@ -46,7 +46,12 @@ const calls = () => env.emu.requests().map((r) => `${r.route.replace("/regional/
 test("a schedule: refused bad input, create, no-op, every change in place, outside changes, ambiguous create, 412, destroy", async () => {
   const { token, account } = freshMessagingAccount(env);
   // Someone else's schedule, to the same destination on the same cron.
-  account.schedules["theirs"] = { destination: "https://example.com/report", cron: "0 3 * * *", paused: false, creates: 1 };
+  account.schedules["theirs"] = {
+    destination: "https://example.com/report",
+    cron: "0 3 * * *",
+    paused: false,
+    creates: 1,
+  };
   let args: Args = {
     region: "eu-central-1",
     token,
@@ -61,7 +66,8 @@ test("a schedule: refused bad input, create, no-op, every change in place, outsi
       let over: MessagingSchedule | undefined;
       declaring(() => {
         schedule = new MessagingSchedule("nightly", args);
-        if (extra) over = new MessagingSchedule("extra", { region: "eu-central-1", token, destination: "g", cron: "* * * * *" });
+        if (extra)
+          over = new MessagingSchedule("extra", { region: "eu-central-1", token, destination: "g", cron: "* * * * *" });
       });
       // A run whose create fails exports what that create would give: nothing is exported after
       // the engine has ended the run.

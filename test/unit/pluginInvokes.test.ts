@@ -40,7 +40,12 @@ async function seedObjects() {
   const stored = emu.emulator.data.accounts.find((a) => a.record.id === account.id)!;
   stored.queues["jobs"] = { paused: false, resumes: 0, parallelism: 2 };
   stored.keys["tenant-a"] = { waitListSize: 3, paused: false, rateResets: 0 };
-  stored.schedules["nightly"] = { destination: "https://example.com/n", cron: "0 3 * * *", paused: true, labels: ["n"] };
+  stored.schedules["nightly"] = {
+    destination: "https://example.com/n",
+    cron: "0 3 * * *",
+    paused: true,
+    labels: ["n"],
+  };
   const checked = await run.check("SearchIndex", "docs", { name: "docs", region: "eu-west-1", type: "free" });
   const index = await run.create("SearchIndex", "docs", checked.getInputs());
   run.plain(index.getProperties());

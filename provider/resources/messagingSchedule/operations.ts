@@ -29,7 +29,14 @@ import { sayReleased } from "../released";
 import { actingWith, assertSameAccount, judgedAs, revokedTokenError, type Acting } from "../tokenAccount";
 import { checkWithSettings, isUnknown, readInputs } from "../validation";
 import { ScheduleInputs, scheduleResourceId, type ScheduleOutputs } from "./schema";
-import { SETTING_NAMES, changedSettings, observedSettings, refreshedSettings, wireSettings, type Declared } from "./settings";
+import {
+  SETTING_NAMES,
+  changedSettings,
+  observedSettings,
+  refreshedSettings,
+  wireSettings,
+  type Declared,
+} from "./settings";
 
 /** The API areas its calls go to (its declaration's `apis`). */
 export const APIS: readonly Api[] = ["regional"];
@@ -95,7 +102,10 @@ export const messagingScheduleOperations: pulumi.dynamic.ResourceProvider<Schedu
     if (result.failures?.length) return result;
     const failures = [];
     if (typeof news.cron === "string" && news.cron.startsWith("CRON_TZ=") && news.timeZone !== undefined)
-      failures.push({ property: "timeZone", reason: "timeZone: give the time zone here or as CRON_TZ= in cron, not both" });
+      failures.push({
+        property: "timeZone",
+        reason: "timeZone: give the time zone here or as CRON_TZ= in cron, not both",
+      });
     if (failures.length > 0) return { inputs: result.inputs, failures };
     // A new schedule, or one moved to another region or token: one read at the declared region's
     // address refuses another region's token at preview. An unchanged one costs no call.

@@ -5,18 +5,10 @@
 import { z } from "zod";
 import type { Same } from "../../sameShape";
 import { isTimeZone } from "../../api/cron";
-import {
-  SCHEDULE_METHODS,
-  cron,
-  destinationProblem,
-  duration,
-  scheduleId,
-} from "../../api/scheduleSchemas";
+import { SCHEDULE_METHODS, cron, destinationProblem, duration, scheduleId } from "../../api/scheduleSchemas";
 import { flag, identityOutputs, region, token } from "../messagingFields";
 
-const url = z
-  .string({ error: "must be a string" })
-  .regex(/^https?:\/\/\S+$/i, "must be an http:// or https:// URL");
+const url = z.string({ error: "must be a string" }).regex(/^https?:\/\/\S+$/i, "must be an http:// or https:// URL");
 
 export const scheduleMethod = z.enum(SCHEDULE_METHODS).meta({ title: "ScheduleMethod" });
 
@@ -66,7 +58,8 @@ export const scheduleSettingFields = {
     description: "How many times a failed delivery is retried.",
   }),
   retryDelay: z.string({ error: "must be a string" }).min(1).optional().meta({
-    description: 'The wait before a retry, in milliseconds, as an expression of `retried`, e.g. "pow(2, retried) * 1000".',
+    description:
+      'The wait before a retry, in milliseconds, as an expression of `retried`, e.g. "pow(2, retried) * 1000".',
   }),
   delay: duration.optional().meta({ description: 'How long each message waits before delivery, e.g. "10s".' }),
   timeout: duration.optional().meta({ description: 'How long a delivery may take, e.g. "30s" or "2m".' }),
@@ -75,9 +68,12 @@ export const scheduleSettingFields = {
   flowControl: ScheduleFlowControl.optional().meta({
     description: "Delivers the messages under a flow control key: parallelism and/or rate per period.",
   }),
-  labels: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "labels are letters, digits, '-', '_' and '.'")).optional().meta({
-    description: "Labels the schedule's messages carry (for filtering logs).",
-  }),
+  labels: z
+    .array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "labels are letters, digits, '-', '_' and '.'"))
+    .optional()
+    .meta({
+      description: "Labels the schedule's messages carry (for filtering logs).",
+    }),
 };
 
 export const ScheduleInputs = z.object({

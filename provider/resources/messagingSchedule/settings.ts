@@ -58,7 +58,12 @@ export function wireSettings(s: Declared, scheduleId: string): ScheduleSettings 
 
 const seconds = (d: string | undefined) => (d === undefined ? undefined : durationSeconds(d));
 const lowerKeys = (h: Record<string, string> | undefined) =>
-  h && Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]).sort(([a], [b]) => a.localeCompare(b)));
+  h &&
+  Object.fromEntries(
+    Object.entries(h)
+      .map(([k, v]) => [k.toLowerCase(), v])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 
 /** Each setting in the form two declarations of it compare in; undefined is "not declared". */
 function comparable(s: Partial<Declared>): Record<SettingName, unknown> {
