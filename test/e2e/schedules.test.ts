@@ -188,6 +188,16 @@ test("a schedule: refused bad input, create, no-op, every change in place, outsi
     creates: 2,
   });
 
+  // A declared pause someone lifts: refresh shows it, and up pauses again without touching the settings.
+  const outside = env.client.schedules({ region: "eu-central-1", token });
+  await outside.resume(id);
+  await s.refresh();
+  expect((await exported(s, TYPE))[0].outputs).toMatchObject({ paused: false });
+  env.emu.resetLog();
+  await s.up();
+  expect(writes()).toEqual(["POST /schedules/:scheduleId/pause 200"]);
+  expect(account.schedules[id]).toMatchObject({ paused: true, creates: 2 });
+
   // `paused` no longer declared: nothing to do. Then someone resumes it and changes its cron;
   // refresh shows the cron (declared), not the pause (the operator's), and up puts back only the cron.
   const { paused: _, ...undeclared } = args;
@@ -195,8 +205,7 @@ test("a schedule: refused bad input, create, no-op, every change in place, outsi
   env.emu.resetLog();
   expect((await s.stack.preview()).changeSummary).toEqual({ same: 2 });
   expect(calls()).toEqual([]);
-  const theirs = env.client.schedules({ region: "eu-central-1", token });
-  await theirs.resume(id);
+  await outside.resume(id);
   account.schedules[id].cron = "0 0 * * *";
   await s.refresh();
   // Every other declared setting reads back as declared (the service's "2m" is 120 s, its header names lower case).
@@ -214,7 +223,7 @@ test("a schedule: refused bad input, create, no-op, every change in place, outsi
 
   // Deleted outside: refresh drops it; the next up makes it again, and its connection drops after
   // the commit: the schedule is found by the id this package sent, never sent twice.
-  await theirs.delete(id);
+  await outside.delete(id);
   await s.refresh();
   expect(await exported(s, TYPE)).toEqual([]);
   env.emu.addFault({ method: "POST", path: "/v2/schedules/nightly-group", commitThenDrop: true });

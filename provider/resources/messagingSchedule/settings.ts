@@ -87,11 +87,20 @@ function comparable(s: Partial<Declared>): Record<SettingName, unknown> {
   };
 }
 
+/** JSON with every object's keys sorted: the engine hands objects back with their keys in its own order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
 /** The settings whose declared values differ between two declarations. */
 export function changedSettings(olds: Partial<Declared>, news: Partial<Declared>): SettingName[] {
   const a = comparable(olds);
   const b = comparable(news);
-  return SETTING_NAMES.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  return SETTING_NAMES.filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k]));
 }
 
 const orUndefined = <T>(v: T | undefined, empty: (v: T) => boolean) => (v === undefined || empty(v) ? undefined : v);
