@@ -23,7 +23,10 @@ export type Params = Record<string, string>;
 export interface Ctx {
   params: Params;
   query: Params;
+  /** A JSON body parsed; a schedule's create body as its text (the message it sends). */
   body: unknown;
+  /** The request's headers, names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
   /** The management API's user (HTTP Basic), or a 401. */
   user: () => User;
   /** The messaging API's account (Bearer token, valid in its own region only), or a 401. */

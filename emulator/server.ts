@@ -16,6 +16,7 @@ import { accountHandlers } from "./routes/accounts";
 import { databaseHandlers } from "./routes/databases";
 import { flowControlHandlers } from "./routes/flowControl";
 import { queueHandlers } from "./routes/queues";
+import { scheduleHandlers } from "./routes/schedules";
 import { searchHandlers } from "./routes/search";
 import { signingKeyHandlers } from "./routes/signingKeys";
 import { urlGroupHandlers } from "./routes/urlGroups";
@@ -95,8 +96,17 @@ export class Emulator implements TestControlsHost {
     const json = app.getDefaultJsonParser("error", "ignore");
     app.removeContentTypeParser("application/json");
     app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+      if (isScheduleCreate(req)) return done(null, body);
       if (body === "") return done(null, undefined);
       json(req, body as string, done);
+    });
+    // A schedule's body is the message it sends, of any content type: kept as text, never parsed.
+    app.addContentTypeParser("*", { parseAs: "string" }, (req, body, done) => {
+      if (isScheduleCreate(req)) return done(null, body);
+      const unsupported = Object.assign(new Error(`Unsupported Media Type: ${req.headers["content-type"]}`), {
+        statusCode: 415,
+      });
+      done(unsupported, undefined);
     });
     app.setNotFoundHandler((req, reply) =>
       reply.status(404).send({ error: `no route for ${req.method} ${req.url.split("?")[0]}` }),
@@ -199,6 +209,12 @@ export class Emulator implements TestControlsHost {
       for (const api of endpoint.regionalToo ? [endpoint.api, "regional" as const] : [endpoint.api])
         this.installRoute(name, endpoint, api, handlers);
     }
+    // The vendor's messaging SDK sends a destination URL unencoded (several path segments) and
+    // pauses and resumes schedules with PATCH: the service answers both forms.
+    const { createSchedule, pauseSchedule, resumeSchedule } = ENDPOINTS;
+    this.installRoute("createSchedule", { ...createSchedule, route: "/v2/schedules/*" }, "regional", handlers);
+    this.installRoute("pauseSchedule", { ...pauseSchedule, method: "PATCH" }, "regional", handlers);
+    this.installRoute("resumeSchedule", { ...resumeSchedule, method: "PATCH" }, "regional", handlers);
   }
 
   private installRoute(
@@ -211,11 +227,14 @@ export class Emulator implements TestControlsHost {
       method: endpoint.method,
       url: API_PREFIX[api] + endpoint.route,
       handler: async (req, reply) => {
-        const params = req.params as Params;
+        const params = { ...(req.params as Params) };
+        // A destination sent unencoded (the vendor's SDK) is the rest of the path.
+        if (params["*"] !== undefined) params.destination ??= params["*"];
         const ctx: Ctx = {
           params,
           query: (req.query ?? {}) as Params,
           body: req.body,
+          headers: req.headers,
           user: () => this.authenticateUser(req),
           account: () => this.authenticateToken(req, api, params.region),
         };
@@ -284,6 +303,7 @@ export class Emulator implements TestControlsHost {
       ...queueHandlers(this),
       ...signingKeyHandlers(this),
       ...urlGroupHandlers(this),
+      ...scheduleHandlers(this),
     };
   }
 
@@ -340,6 +360,7 @@ export class Emulator implements TestControlsHost {
       a.keys = {};
       a.queues = {};
       a.topics = {};
+      a.schedules = {};
       // In place: a test may hold the record.
       const seeded = structuredClone(this.seededAccounts.get(a.record.id)!);
       for (const field of Object.keys(a.record))
@@ -390,6 +411,12 @@ declare module "fastify" {
     /** Set by the onRequest hook for every API request (not for the test controls). */
     injected: Injected;
   }
+}
+
+/** A schedule create (POST /v2/schedules/<destination>), not its pause or resume. */
+function isScheduleCreate(req: FastifyRequest): boolean {
+  const rest = /\/v2\/schedules\/(.+)$/.exec(req.url.split("?")[0])?.[1];
+  return req.method === "POST" && rest !== undefined && !/^[^/]+\/(pause|resume)$/.test(rest);
 }
 
 function isControl(req: FastifyRequest): boolean {

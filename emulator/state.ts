@@ -70,6 +70,27 @@ export interface Schedule {
   /** A URL or a URL group's name: a group a schedule publishes to cannot be deleted. */
   destination: string;
   paused: boolean;
+  cron?: string;
+  createdAt?: number;
+  method?: string;
+  /** Forwarded headers (and the body's content type): name -> values. */
+  header?: Record<string, string[]>;
+  body?: string;
+  retries?: number;
+  retryDelayExpression?: string;
+  /** Seconds. */
+  delay?: number;
+  timeout?: number;
+  callback?: string;
+  failureCallback?: string;
+  flowControlKey?: string;
+  parallelism?: number;
+  rate?: number;
+  period?: number;
+  labels?: string[];
+  lastScheduleTime?: number;
+  /** Create requests processed for this id (a resend replaces in place). */
+  creates?: number;
 }
 
 /** A URL group (the API's topic), by its name. */

@@ -15,6 +15,7 @@ export { FlowControlKey, type FlowControlKeySpec, type PinSpec } from "./resourc
 export { MessagingQueue, type QueueSpec } from "./resources/messagingQueue/messagingQueue";
 export { MessagingSigningKeys, type SigningKeysSpec } from "./resources/messagingSigningKeys/messagingSigningKeys";
 export { UrlGroup, type UrlGroupSpec, type UrlGroupEndpointArgs } from "./resources/urlGroup/urlGroup";
+export { MessagingSchedule, type ScheduleSpec } from "./resources/messagingSchedule/messagingSchedule";
 export * from "./functions";
 /** The record of one index, as getSearchIndex returns it. */
 export type { GetSearchIndexResult as SearchIndexInfo } from "./functions/getSearchIndex";

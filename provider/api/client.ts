@@ -1,7 +1,7 @@
 /**
  * The one typed client of the service. Every resource, function and test talks to the API
  * through it: one verb class per API area (searchIndexes.ts, messagingAccounts.ts,
- * databases.ts, flowControl.ts, queues.ts, signingKeys.ts), each call described by the endpoint table (endpoints.ts), sent by
+ * databases.ts, flowControl.ts, queues.ts, schedules.ts, signingKeys.ts, urlGroups.ts), each call described by the endpoint table (endpoints.ts), sent by
  * the request layer (http.ts), its answer checked against the zod schemas (schemas.ts), its
  * failure one of the error family (errors.ts), with every credential this client sent redacted
  * from what the service said.
@@ -15,6 +15,7 @@ import { FlowControl } from "./flowControl";
 import { NoAnswer, send } from "./http";
 import { MessagingAccounts } from "./messagingAccounts";
 import { Queues } from "./queues";
+import { Schedules } from "./schedules";
 import { fillRoute, type CallOptions, type MessagingTarget } from "./request";
 import { MESSAGING_REGIONS, describeIssues } from "./schemas";
 import { SearchIndexes } from "./searchIndexes";
@@ -52,6 +53,10 @@ export class MgmtClient {
   /** One messaging account's URL groups in one region. */
   urlGroups(target: MessagingTarget & { region: string }): UrlGroups {
     return new UrlGroups((name, options) => this.call(name, options), target);
+  }
+  /** One messaging account's schedules in one region. */
+  schedules(target: MessagingTarget & { region: string }): Schedules {
+    return new Schedules((name, options) => this.call(name, options), target);
   }
 
   /**
@@ -134,11 +139,12 @@ export class MgmtClient {
     // Not through URL's pathname setter: it would undo fillRoute's encoding of "." and "..".
     const path = `${base.pathname.replace(/\/+$/, "")}${route}${query ? `?${query}` : ""}`;
     const headers: Record<string, string> = {
+      ...options.headers,
       authorization: this.authorization(api, options.token),
       accept: "application/json",
     };
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const body = options.rawBody?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers["content-type"] = options.rawBody?.contentType ?? "application/json";
     const s = this.settings;
 
     let answer;

@@ -36,6 +36,9 @@ export type Api = "management" | "messaging" | "regional";
  * | add group endpoints  | idempotent | a URL is its endpoint's identity: adding it again sets its name  |
  * | remove group endpts  | idempotent | an endpoint gone is skipped; a group gone is 404, read as done   |
  * | delete URL group     | idempotent | the second delivery answers 404, which delete reads as done      |
+ * | create schedule      | create     | not harmless alone: reconcile by GET of the id this package chose, then resend (it replaces in place) |
+ * | pause/resume schedule| idempotent | contract: either on a schedule already in that state changes nothing |
+ * | delete schedule      | idempotent | the second delivery answers 404, which delete reads as done      |
  * | reset index tokens   | create     | not harmless: read the tokens back and compare (searchIndex)     |
  * | rotate account token | create     | not harmless: read the account back and compare (messagingAccount)|
  * | set account plan     | idempotent | sets the plan to a value; the current plan again changes nothing |
@@ -151,6 +154,43 @@ export const ENDPOINTS = {
   getUrlGroup: { method: "GET", api: "regional", route: "/v2/topics/:group", retry: "idempotent", assumed: true },
   listUrlGroups: { method: "GET", api: "regional", route: "/v2/topics", retry: "idempotent", assumed: true },
   deleteUrlGroup: { method: "DELETE", api: "regional", route: "/v2/topics/:group", retry: "idempotent", assumed: true },
+  // contract "Schedules, URL groups and signing keys"
+  createSchedule: {
+    method: "POST",
+    api: "regional",
+    route: "/v2/schedules/:destination",
+    retry: "create",
+    assumed: true,
+  },
+  getSchedule: {
+    method: "GET",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId",
+    retry: "idempotent",
+    assumed: true,
+  },
+  listSchedules: { method: "GET", api: "regional", route: "/v2/schedules", retry: "idempotent", assumed: true },
+  deleteSchedule: {
+    method: "DELETE",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId",
+    retry: "idempotent",
+    assumed: true,
+  },
+  pauseSchedule: {
+    method: "POST",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId/pause",
+    retry: "idempotent",
+    assumed: true,
+  },
+  resumeSchedule: {
+    method: "POST",
+    api: "regional",
+    route: "/v2/schedules/:scheduleId/resume",
+    retry: "idempotent",
+    assumed: true,
+  },
   // contract "The rest of the named operations" and "Flow control keys before their first message"
   resetSearchIndexTokens: {
     method: "POST",

@@ -8,6 +8,10 @@ export interface CallOptions<T> {
   /** Query parameters; undefined values are left out. */
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** A body sent as it is, with its own content type (a schedule's message), instead of JSON. */
+  rawBody?: { text: string; contentType: string };
+  /** Headers of this call beside authorization (a schedule's `Upstash-*` settings). */
+  headers?: Record<string, string>;
   /** What a 2xx answer must look like. */
   schema: z.ZodType<T>;
   /** Messaging APIs: the account's bearer token; defaults to mgmt:messagingToken. */

@@ -21,6 +21,7 @@ import {
   camelKey,
 } from "../api/schemas";
 import { UrlGroupRecord } from "../api/urlGroupSchemas";
+import { ScheduleRecord } from "../api/scheduleSchemas";
 import * as fn from ".";
 import * as fnArgs from "./args";
 import type { Same } from "../sameShape";
@@ -85,6 +86,8 @@ const GetQueuesArgs = fnArgs.queuesArgs;
 const GetQueueArgs = fnArgs.queueArgs;
 const GetUrlGroupsArgs = fnArgs.urlGroupsArgs;
 const GetUrlGroupArgs = fnArgs.urlGroupArgs;
+const GetSchedulesArgs = fnArgs.schedulesArgs;
+const GetScheduleArgs = fnArgs.scheduleArgs;
 const GetGlobalParallelismArgs = fnArgs.globalParallelismArgs;
 const GetSigningKeysArgs = fnArgs.signingKeysArgs;
 /** Both keys secret, so the whole answer is (a YAML program gets them as secrets). */
@@ -208,6 +211,19 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
     result: UrlGroupRecord,
   },
   {
+    name: "getSchedules",
+    description: "Every schedule of the account in a region, whoever made it.",
+    ...served(GetSchedulesArgs, fn.getSchedules),
+    result: ScheduleRecord,
+    list: true,
+  },
+  {
+    name: "getSchedule",
+    description: "One schedule by its id.",
+    ...served(GetScheduleArgs, fn.getSchedule),
+    result: ScheduleRecord,
+  },
+  {
     name: "getDatabases",
     description: "Every database of the user.",
     ...served(noArgs, () => fn.getDatabases()),
@@ -226,8 +242,10 @@ export const ARGS_AGREE: [
   Same<z.input<typeof GetQueueArgs>, fn.GetQueueArgs>,
   Same<z.input<typeof GetUrlGroupsArgs>, fn.GetUrlGroupsArgs>,
   Same<z.input<typeof GetUrlGroupArgs>, fn.GetUrlGroupArgs>,
+  Same<z.input<typeof GetSchedulesArgs>, fn.GetSchedulesArgs>,
+  Same<z.input<typeof GetScheduleArgs>, fn.GetScheduleArgs>,
   Same<z.input<typeof GetGlobalParallelismArgs>, fn.GetGlobalParallelismArgs>,
   Same<z.input<typeof GetSigningKeysArgs>, fn.GetSigningKeysArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetSearchIndexStatsArgs>,
   Same<z.input<typeof StatsArgs>, fn.GetMessagingAccountStatsArgs>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];

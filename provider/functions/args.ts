@@ -5,6 +5,7 @@
  * descriptions are what every SDK and the TypeScript doc comments show (scripts/argDocs.ts).
  */
 import { z } from "zod";
+import { scheduleId } from "../api/scheduleSchemas";
 import { MESSAGING_REGIONS, MESSAGING_TYPES, STATS_PERIODS, flowControlKey, oneOf, queueName } from "../api/schemas";
 import { urlGroupName } from "../api/urlGroupSchemas";
 
@@ -50,6 +51,12 @@ export const urlGroupsArgs = z.object({ region, token });
 export const urlGroupArgs = z.object({
   region,
   name: urlGroupName.meta({ description: "The URL group's name." }),
+  token,
+});
+export const schedulesArgs = z.object({ region, token });
+export const scheduleArgs = z.object({
+  region,
+  scheduleId: scheduleId.meta({ description: "The schedule's id." }),
   token,
 });
 export const globalParallelismArgs = z.object({ token });

@@ -8,6 +8,8 @@ export * from "./getQueues";
 export * from "./getQueue";
 export * from "./getUrlGroups";
 export * from "./getUrlGroup";
+export * from "./getSchedules";
+export * from "./getSchedule";
 export * from "./getGlobalParallelism";
 export * from "./getMessagingIpv4Addresses";
 export * from "./getSearchIndexStats";

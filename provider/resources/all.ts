@@ -11,6 +11,7 @@ import { messagingAccount } from "./messagingAccount/declaration";
 import { messagingBudget } from "./messagingBudget/declaration";
 import { messagingQueue } from "./messagingQueue/declaration";
 import { messagingSigningKeys } from "./messagingSigningKeys/declaration";
+import { messagingSchedule } from "./messagingSchedule/declaration";
 import { searchIndex } from "./searchIndex/declaration";
 import { urlGroup } from "./urlGroup/declaration";
 
@@ -23,6 +24,7 @@ export const RESOURCES = [
   messagingQueue,
   messagingSigningKeys,
   urlGroup,
+  messagingSchedule,
 ] as const satisfies readonly ResourceDeclaration[];
 
 /** The permanent module names under `internal/providers/` (dynamicDoor.ts). */

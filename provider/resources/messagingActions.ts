@@ -10,11 +10,19 @@ import { requireSetting } from "../config";
 import { regionFailureOf } from "./before";
 import { tokenIdentity } from "./identity";
 
+/** What a 412 means, by the account limit an object counts against. */
+const LIMIT_HINTS = {
+  queues: " (the account has as many queues as its plan allows, max_queues: delete a queue or raise the plan)",
+  schedules:
+    " (the account has as many schedules as its plan allows, max_schedules: delete a schedule or raise the plan)",
+};
+
 export async function act<T>(
   what: string,
   action: string,
   inputs: { region: MessagingRegion },
   call: () => Promise<T>,
+  limit: keyof typeof LIMIT_HINTS = "queues",
 ): Promise<T> {
   try {
     return await call();
@@ -34,7 +42,7 @@ export async function act<T>(
       err.status === 401
         ? " (is the token for an account in this region?)"
         : err.status === 412
-          ? " (the account has as many queues as its plan allows, max_queues: delete a queue or raise the plan)"
+          ? LIMIT_HINTS[limit]
           : "";
     // The same kind of error (not found, refused, ...), told about the key or queue.
     throw err.about(`could not ${action} ${what} in ${inputs.region}`, `the service answered ${answer}${hint}`);
@@ -61,6 +69,7 @@ export async function regionProblem(
 
 export const keyLabel = (key: string) => `flow control key "${key}"`;
 export const queueLabel = (queue: string) => `queue "${queue}"`;
+export const scheduleLabel = (scheduleId: string) => `schedule "${scheduleId}"`;
 
 /** The fingerprint of the token a call will use (the resource's own, else mgmt:messagingToken): how a run's takeovers name a key or queue. */
 export function tokenIdentityOf(client: MgmtClient, token: string | undefined): string {

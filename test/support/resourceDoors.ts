@@ -16,6 +16,7 @@ import {
   MessagingAccount,
   MessagingBudget,
   MessagingQueue,
+  MessagingSchedule,
   SearchIndex,
 } from "../../provider";
 import { installPlugin, pluginCacheDir } from "../../provider/plugin/install";
@@ -23,7 +24,15 @@ import { token } from "../../provider/plugin/pulumiTypes";
 import { resourceOfType } from "../../provider/resources/all";
 import { PLUGIN_MAIN } from "./pluginProcess";
 
-const DYNAMIC = { SearchIndex, MessagingAccount, MessagingBudget, DatabaseBudget, FlowControlKey, MessagingQueue };
+const DYNAMIC = {
+  SearchIndex,
+  MessagingAccount,
+  MessagingBudget,
+  DatabaseBudget,
+  FlowControlKey,
+  MessagingQueue,
+  MessagingSchedule,
+};
 export type Kind = keyof typeof DYNAMIC;
 
 export interface ResourceDoor {

@@ -11,6 +11,7 @@ import {
   getMessagingAccount,
   getQueue,
   getQueues,
+  getSchedule,
   getSearchIndex,
   getSearchIndexStats,
 } from "../../provider";
@@ -64,6 +65,11 @@ test.each<[string, () => Promise<unknown>, string]>([
     "an empty queue name",
     () => getQueue({ region: "eu-central-1", name: "" }),
     "getQueue: name: queue name must not be empty",
+  ],
+  [
+    "a schedule id with a slash",
+    () => getSchedule({ region: "eu-central-1", scheduleId: "a/b" }),
+    "getSchedule: scheduleId: may contain only letters, digits, '-', '.' and '_' (1 to 128)",
   ],
   [
     "a statistics period that does not exist",

@@ -41,6 +41,12 @@ async function seedObjects() {
   stored.queues["jobs"] = { paused: false, resumes: 0, parallelism: 2 };
   stored.keys["tenant-a"] = { waitListSize: 3, paused: false, rateResets: 0 };
   stored.topics["hooks"] = { endpoints: [{ url: "https://a.example.com", name: "a" }], createdAt: 1, updatedAt: 2 };
+  stored.schedules["nightly"] = {
+    destination: "https://example.com/n",
+    cron: "0 3 * * *",
+    paused: true,
+    labels: ["n"],
+  };
   const checked = await run.check("SearchIndex", "docs", { name: "docs", region: "eu-west-1", type: "free" });
   const index = await run.create("SearchIndex", "docs", checked.getInputs());
   run.plain(index.getProperties());
@@ -65,6 +71,8 @@ test("every function answers through the TypeScript package's own getX, with the
     getSigningKeys: { region, token },
     getUrlGroups: { region, token },
     getUrlGroup: { region, name: "hooks", token },
+    getSchedules: { region, token },
+    getSchedule: { region, scheduleId: "nightly", token },
   };
   const answers: Record<string, Record<string, Plain>> = {};
   for (const f of FUNCTIONS) {
@@ -97,6 +105,15 @@ test("every function answers through the TypeScript package's own getX, with the
   const hooks = { name: "hooks", createdAt: 1, updatedAt: 2, endpoints: [{ url: "https://a.example.com", name: "a" }] };
   expect(answers.getUrlGroup).toEqual(hooks);
   expect(answers.getUrlGroups).toEqual({ items: [hooks] });
+  expect(answers.getSchedule).toMatchObject({
+    scheduleId: "nightly",
+    destination: "https://example.com/n",
+    cron: "0 3 * * *",
+    isPaused: true,
+    labels: ["n"],
+    nextScheduleTime: expect.any(Number),
+  });
+  expect(answers.getSchedules).toEqual({ items: [expect.objectContaining({ scheduleId: "nightly" })] });
   expect(answers.getFlowControl).toMatchObject({ flowControlKey: "tenant-a", waitListSize: 3 });
   expect(answers.getFlowControlKeys).toEqual({ items: [expect.objectContaining({ flowControlKey: "tenant-a" })] });
   expect((answers.getDatabases.items as Plain[]).length).toBe(2);

@@ -51,6 +51,7 @@ test("MessagingControls is a component", () => {
       "MessagingBudget",
       "MessagingControls",
       "MessagingQueue",
+      "MessagingSchedule",
       "MessagingSigningKeys",
       "SearchIndex",
       "UrlGroup",
@@ -121,6 +122,7 @@ describe("secret outputs", () => {
       new m.MessagingQueue("q", { region: "eu-central-1", name: "q" }),
       new m.MessagingSigningKeys("sk", { region: "eu-central-1" }),
       new m.UrlGroup("g", { region: "eu-central-1", name: "g", endpoints: [{ url: "https://a.example.com" }] }),
+      new m.MessagingSchedule("sc", { region: "eu-central-1", destination: "https://example.com", cron: "* * * * *" }),
     ];
     await Promise.all(all.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
     for (const [req] of register.mock.calls)
