@@ -94,6 +94,37 @@ namespace PulumiMgmt.Mgmt
     }
 
     [EnumType]
+    public readonly struct ScheduleMethod : IEquatable<ScheduleMethod>
+    {
+        private readonly string _value;
+
+        private ScheduleMethod(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static ScheduleMethod GET { get; } = new ScheduleMethod("GET");
+        public static ScheduleMethod POST { get; } = new ScheduleMethod("POST");
+        public static ScheduleMethod PUT { get; } = new ScheduleMethod("PUT");
+        public static ScheduleMethod PATCH { get; } = new ScheduleMethod("PATCH");
+        public static ScheduleMethod DELETE { get; } = new ScheduleMethod("DELETE");
+
+        public static bool operator ==(ScheduleMethod left, ScheduleMethod right) => left.Equals(right);
+        public static bool operator !=(ScheduleMethod left, ScheduleMethod right) => !left.Equals(right);
+
+        public static explicit operator string(ScheduleMethod value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is ScheduleMethod other && Equals(other);
+        public bool Equals(ScheduleMethod other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct SearchIndexType : IEquatable<SearchIndexType>
     {
         private readonly string _value;

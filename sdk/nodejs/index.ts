@@ -70,6 +70,16 @@ export const getQueues: typeof import("./getQueues").getQueues = null as any;
 export const getQueuesOutput: typeof import("./getQueues").getQueuesOutput = null as any;
 utilities.lazyLoad(exports, ["getQueues","getQueuesOutput"], () => require("./getQueues"));
 
+export { GetScheduleArgs, GetScheduleResult, GetScheduleOutputArgs } from "./getSchedule";
+export const getSchedule: typeof import("./getSchedule").getSchedule = null as any;
+export const getScheduleOutput: typeof import("./getSchedule").getScheduleOutput = null as any;
+utilities.lazyLoad(exports, ["getSchedule","getScheduleOutput"], () => require("./getSchedule"));
+
+export { GetSchedulesArgs, GetSchedulesResult, GetSchedulesOutputArgs } from "./getSchedules";
+export const getSchedules: typeof import("./getSchedules").getSchedules = null as any;
+export const getSchedulesOutput: typeof import("./getSchedules").getSchedulesOutput = null as any;
+utilities.lazyLoad(exports, ["getSchedules","getSchedulesOutput"], () => require("./getSchedules"));
+
 export { GetSearchIndexArgs, GetSearchIndexResult, GetSearchIndexOutputArgs } from "./getSearchIndex";
 export const getSearchIndex: typeof import("./getSearchIndex").getSearchIndex = null as any;
 export const getSearchIndexOutput: typeof import("./getSearchIndex").getSearchIndexOutput = null as any;
@@ -95,6 +105,21 @@ export const getSearchStats: typeof import("./getSearchStats").getSearchStats = 
 export const getSearchStatsOutput: typeof import("./getSearchStats").getSearchStatsOutput = null as any;
 utilities.lazyLoad(exports, ["getSearchStats","getSearchStatsOutput"], () => require("./getSearchStats"));
 
+export { GetSigningKeysArgs, GetSigningKeysResult, GetSigningKeysOutputArgs } from "./getSigningKeys";
+export const getSigningKeys: typeof import("./getSigningKeys").getSigningKeys = null as any;
+export const getSigningKeysOutput: typeof import("./getSigningKeys").getSigningKeysOutput = null as any;
+utilities.lazyLoad(exports, ["getSigningKeys","getSigningKeysOutput"], () => require("./getSigningKeys"));
+
+export { GetUrlGroupArgs, GetUrlGroupResult, GetUrlGroupOutputArgs } from "./getUrlGroup";
+export const getUrlGroup: typeof import("./getUrlGroup").getUrlGroup = null as any;
+export const getUrlGroupOutput: typeof import("./getUrlGroup").getUrlGroupOutput = null as any;
+utilities.lazyLoad(exports, ["getUrlGroup","getUrlGroupOutput"], () => require("./getUrlGroup"));
+
+export { GetUrlGroupsArgs, GetUrlGroupsResult, GetUrlGroupsOutputArgs } from "./getUrlGroups";
+export const getUrlGroups: typeof import("./getUrlGroups").getUrlGroups = null as any;
+export const getUrlGroupsOutput: typeof import("./getUrlGroups").getUrlGroupsOutput = null as any;
+utilities.lazyLoad(exports, ["getUrlGroups","getUrlGroupsOutput"], () => require("./getUrlGroups"));
+
 export { MessagingAccountArgs } from "./messagingAccount";
 export type MessagingAccount = import("./messagingAccount").MessagingAccount;
 export const MessagingAccount: typeof import("./messagingAccount").MessagingAccount = null as any;
@@ -115,6 +140,16 @@ export type MessagingQueue = import("./messagingQueue").MessagingQueue;
 export const MessagingQueue: typeof import("./messagingQueue").MessagingQueue = null as any;
 utilities.lazyLoad(exports, ["MessagingQueue"], () => require("./messagingQueue"));
 
+export { MessagingScheduleArgs } from "./messagingSchedule";
+export type MessagingSchedule = import("./messagingSchedule").MessagingSchedule;
+export const MessagingSchedule: typeof import("./messagingSchedule").MessagingSchedule = null as any;
+utilities.lazyLoad(exports, ["MessagingSchedule"], () => require("./messagingSchedule"));
+
+export { MessagingSigningKeysArgs } from "./messagingSigningKeys";
+export type MessagingSigningKeys = import("./messagingSigningKeys").MessagingSigningKeys;
+export const MessagingSigningKeys: typeof import("./messagingSigningKeys").MessagingSigningKeys = null as any;
+utilities.lazyLoad(exports, ["MessagingSigningKeys"], () => require("./messagingSigningKeys"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -124,6 +159,11 @@ export { SearchIndexArgs } from "./searchIndex";
 export type SearchIndex = import("./searchIndex").SearchIndex;
 export const SearchIndex: typeof import("./searchIndex").SearchIndex = null as any;
 utilities.lazyLoad(exports, ["SearchIndex"], () => require("./searchIndex"));
+
+export { UrlGroupArgs } from "./urlGroup";
+export type UrlGroup = import("./urlGroup").UrlGroup;
+export const UrlGroup: typeof import("./urlGroup").UrlGroup = null as any;
+utilities.lazyLoad(exports, ["UrlGroup"], () => require("./urlGroup"));
 
 
 // Export enums:
@@ -154,8 +194,14 @@ const _module = {
                 return new MessagingControls(name, <any>undefined, { urn })
             case "mgmt:index:MessagingQueue":
                 return new MessagingQueue(name, <any>undefined, { urn })
+            case "mgmt:index:MessagingSchedule":
+                return new MessagingSchedule(name, <any>undefined, { urn })
+            case "mgmt:index:MessagingSigningKeys":
+                return new MessagingSigningKeys(name, <any>undefined, { urn })
             case "mgmt:index:SearchIndex":
                 return new SearchIndex(name, <any>undefined, { urn })
+            case "mgmt:index:UrlGroup":
+                return new UrlGroup(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

@@ -33,8 +33,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &MessagingControls{}
 	case "mgmt:index:MessagingQueue":
 		r = &MessagingQueue{}
+	case "mgmt:index:MessagingSchedule":
+		r = &MessagingSchedule{}
+	case "mgmt:index:MessagingSigningKeys":
+		r = &MessagingSigningKeys{}
 	case "mgmt:index:SearchIndex":
 		r = &SearchIndex{}
+	case "mgmt:index:UrlGroup":
+		r = &UrlGroup{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -509,6 +509,177 @@ func (in *messagingRegionPtr) ToMessagingRegionPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(MessagingRegionPtrOutput)
 }
 
+type ScheduleMethod string
+
+const (
+	ScheduleMethodGET    = ScheduleMethod("GET")
+	ScheduleMethodPOST   = ScheduleMethod("POST")
+	ScheduleMethodPUT    = ScheduleMethod("PUT")
+	ScheduleMethodPATCH  = ScheduleMethod("PATCH")
+	ScheduleMethodDELETE = ScheduleMethod("DELETE")
+)
+
+func (ScheduleMethod) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScheduleMethod)(nil)).Elem()
+}
+
+func (e ScheduleMethod) ToScheduleMethodOutput() ScheduleMethodOutput {
+	return pulumi.ToOutput(e).(ScheduleMethodOutput)
+}
+
+func (e ScheduleMethod) ToScheduleMethodOutputWithContext(ctx context.Context) ScheduleMethodOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ScheduleMethodOutput)
+}
+
+func (e ScheduleMethod) ToScheduleMethodPtrOutput() ScheduleMethodPtrOutput {
+	return e.ToScheduleMethodPtrOutputWithContext(context.Background())
+}
+
+func (e ScheduleMethod) ToScheduleMethodPtrOutputWithContext(ctx context.Context) ScheduleMethodPtrOutput {
+	return ScheduleMethod(e).ToScheduleMethodOutputWithContext(ctx).ToScheduleMethodPtrOutputWithContext(ctx)
+}
+
+func (e ScheduleMethod) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ScheduleMethod) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ScheduleMethod) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ScheduleMethod) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ScheduleMethodOutput struct{ *pulumi.OutputState }
+
+func (ScheduleMethodOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScheduleMethod)(nil)).Elem()
+}
+
+func (o ScheduleMethodOutput) ToScheduleMethodOutput() ScheduleMethodOutput {
+	return o
+}
+
+func (o ScheduleMethodOutput) ToScheduleMethodOutputWithContext(ctx context.Context) ScheduleMethodOutput {
+	return o
+}
+
+func (o ScheduleMethodOutput) ToScheduleMethodPtrOutput() ScheduleMethodPtrOutput {
+	return o.ToScheduleMethodPtrOutputWithContext(context.Background())
+}
+
+func (o ScheduleMethodOutput) ToScheduleMethodPtrOutputWithContext(ctx context.Context) ScheduleMethodPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ScheduleMethod) *ScheduleMethod {
+		return &v
+	}).(ScheduleMethodPtrOutput)
+}
+
+func (o ScheduleMethodOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ScheduleMethodOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ScheduleMethod) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ScheduleMethodOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ScheduleMethodOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ScheduleMethod) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ScheduleMethodPtrOutput struct{ *pulumi.OutputState }
+
+func (ScheduleMethodPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ScheduleMethod)(nil)).Elem()
+}
+
+func (o ScheduleMethodPtrOutput) ToScheduleMethodPtrOutput() ScheduleMethodPtrOutput {
+	return o
+}
+
+func (o ScheduleMethodPtrOutput) ToScheduleMethodPtrOutputWithContext(ctx context.Context) ScheduleMethodPtrOutput {
+	return o
+}
+
+func (o ScheduleMethodPtrOutput) Elem() ScheduleMethodOutput {
+	return o.ApplyT(func(v *ScheduleMethod) ScheduleMethod {
+		if v != nil {
+			return *v
+		}
+		var ret ScheduleMethod
+		return ret
+	}).(ScheduleMethodOutput)
+}
+
+func (o ScheduleMethodPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ScheduleMethodPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ScheduleMethod) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ScheduleMethodInput is an input type that accepts values of the ScheduleMethod enum
+// A concrete instance of `ScheduleMethodInput` can be one of the following:
+//
+//	ScheduleMethodGET
+//	ScheduleMethodPOST
+//	ScheduleMethodPUT
+//	ScheduleMethodPATCH
+//	ScheduleMethodDELETE
+type ScheduleMethodInput interface {
+	pulumi.Input
+
+	ToScheduleMethodOutput() ScheduleMethodOutput
+	ToScheduleMethodOutputWithContext(context.Context) ScheduleMethodOutput
+}
+
+var scheduleMethodPtrType = reflect.TypeOf((**ScheduleMethod)(nil)).Elem()
+
+type ScheduleMethodPtrInput interface {
+	pulumi.Input
+
+	ToScheduleMethodPtrOutput() ScheduleMethodPtrOutput
+	ToScheduleMethodPtrOutputWithContext(context.Context) ScheduleMethodPtrOutput
+}
+
+type scheduleMethodPtr string
+
+func ScheduleMethodPtr(v string) ScheduleMethodPtrInput {
+	return (*scheduleMethodPtr)(&v)
+}
+
+func (*scheduleMethodPtr) ElementType() reflect.Type {
+	return scheduleMethodPtrType
+}
+
+func (in *scheduleMethodPtr) ToScheduleMethodPtrOutput() ScheduleMethodPtrOutput {
+	return pulumi.ToOutput(in).(ScheduleMethodPtrOutput)
+}
+
+func (in *scheduleMethodPtr) ToScheduleMethodPtrOutputWithContext(ctx context.Context) ScheduleMethodPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ScheduleMethodPtrOutput)
+}
+
 type SearchIndexType string
 
 const (
@@ -1021,6 +1192,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MessagingPlanPtrInput)(nil)).Elem(), MessagingPlan("paid"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MessagingRegionInput)(nil)).Elem(), MessagingRegion("eu-central-1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MessagingRegionPtrInput)(nil)).Elem(), MessagingRegion("eu-central-1"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ScheduleMethodInput)(nil)).Elem(), ScheduleMethod("GET"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ScheduleMethodPtrInput)(nil)).Elem(), ScheduleMethod("GET"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchIndexTypeInput)(nil)).Elem(), SearchIndexType("free"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchIndexTypePtrInput)(nil)).Elem(), SearchIndexType("free"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchRegionInput)(nil)).Elem(), SearchRegion("eu-west-1"))
@@ -1033,6 +1206,8 @@ func init() {
 	pulumi.RegisterOutputType(MessagingPlanPtrOutput{})
 	pulumi.RegisterOutputType(MessagingRegionOutput{})
 	pulumi.RegisterOutputType(MessagingRegionPtrOutput{})
+	pulumi.RegisterOutputType(ScheduleMethodOutput{})
+	pulumi.RegisterOutputType(ScheduleMethodPtrOutput{})
 	pulumi.RegisterOutputType(SearchIndexTypeOutput{})
 	pulumi.RegisterOutputType(SearchIndexTypePtrOutput{})
 	pulumi.RegisterOutputType(SearchRegionOutput{})

@@ -1380,6 +1380,158 @@ func (o GetQueuesResultItemsArrayOutput) Index(i pulumi.IntInput) GetQueuesResul
 	}).(GetQueuesResultItemsOutput)
 }
 
+type GetSchedulesResultItems struct {
+	Body                 *string                `pulumi:"body"`
+	Callback             *string                `pulumi:"callback"`
+	CallerIp             *string                `pulumi:"callerIp"`
+	CreatedAt            *int                   `pulumi:"createdAt"`
+	Cron                 string                 `pulumi:"cron"`
+	Delay                *float64               `pulumi:"delay"`
+	Destination          string                 `pulumi:"destination"`
+	FailureCallback      *string                `pulumi:"failureCallback"`
+	FlowControlKey       *string                `pulumi:"flowControlKey"`
+	Header               map[string][]string    `pulumi:"header"`
+	IsPaused             *bool                  `pulumi:"isPaused"`
+	Labels               []string               `pulumi:"labels"`
+	LastScheduleStates   map[string]interface{} `pulumi:"lastScheduleStates"`
+	LastScheduleTime     *int                   `pulumi:"lastScheduleTime"`
+	Method               *string                `pulumi:"method"`
+	NextScheduleTime     *int                   `pulumi:"nextScheduleTime"`
+	Parallelism          *int                   `pulumi:"parallelism"`
+	Period               *float64               `pulumi:"period"`
+	Rate                 *int                   `pulumi:"rate"`
+	Retries              *int                   `pulumi:"retries"`
+	RetryDelayExpression *string                `pulumi:"retryDelayExpression"`
+	ScheduleId           string                 `pulumi:"scheduleId"`
+	Timeout              *float64               `pulumi:"timeout"`
+}
+
+type GetSchedulesResultItemsOutput struct{ *pulumi.OutputState }
+
+func (GetSchedulesResultItemsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSchedulesResultItems)(nil)).Elem()
+}
+
+func (o GetSchedulesResultItemsOutput) ToGetSchedulesResultItemsOutput() GetSchedulesResultItemsOutput {
+	return o
+}
+
+func (o GetSchedulesResultItemsOutput) ToGetSchedulesResultItemsOutputWithContext(ctx context.Context) GetSchedulesResultItemsOutput {
+	return o
+}
+
+func (o GetSchedulesResultItemsOutput) Body() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *string { return v.Body }).(pulumi.StringPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Callback() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *string { return v.Callback }).(pulumi.StringPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) CallerIp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *string { return v.CallerIp }).(pulumi.StringPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) CreatedAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *int { return v.CreatedAt }).(pulumi.IntPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Cron() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) string { return v.Cron }).(pulumi.StringOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Delay() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *float64 { return v.Delay }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Destination() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) string { return v.Destination }).(pulumi.StringOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) FailureCallback() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *string { return v.FailureCallback }).(pulumi.StringPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) FlowControlKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *string { return v.FlowControlKey }).(pulumi.StringPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Header() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) map[string][]string { return v.Header }).(pulumi.StringArrayMapOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) IsPaused() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *bool { return v.IsPaused }).(pulumi.BoolPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Labels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) []string { return v.Labels }).(pulumi.StringArrayOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) LastScheduleStates() pulumi.MapOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) map[string]interface{} { return v.LastScheduleStates }).(pulumi.MapOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) LastScheduleTime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *int { return v.LastScheduleTime }).(pulumi.IntPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Method() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *string { return v.Method }).(pulumi.StringPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) NextScheduleTime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *int { return v.NextScheduleTime }).(pulumi.IntPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Parallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *int { return v.Parallelism }).(pulumi.IntPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Period() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *float64 { return v.Period }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Rate() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *int { return v.Rate }).(pulumi.IntPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Retries() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *int { return v.Retries }).(pulumi.IntPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) RetryDelayExpression() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *string { return v.RetryDelayExpression }).(pulumi.StringPtrOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) ScheduleId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) string { return v.ScheduleId }).(pulumi.StringOutput)
+}
+
+func (o GetSchedulesResultItemsOutput) Timeout() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetSchedulesResultItems) *float64 { return v.Timeout }).(pulumi.Float64PtrOutput)
+}
+
+type GetSchedulesResultItemsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetSchedulesResultItemsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetSchedulesResultItems)(nil)).Elem()
+}
+
+func (o GetSchedulesResultItemsArrayOutput) ToGetSchedulesResultItemsArrayOutput() GetSchedulesResultItemsArrayOutput {
+	return o
+}
+
+func (o GetSchedulesResultItemsArrayOutput) ToGetSchedulesResultItemsArrayOutputWithContext(ctx context.Context) GetSchedulesResultItemsArrayOutput {
+	return o
+}
+
+func (o GetSchedulesResultItemsArrayOutput) Index(i pulumi.IntInput) GetSchedulesResultItemsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetSchedulesResultItems {
+		return vs[0].([]GetSchedulesResultItems)[vs[1].(int)]
+	}).(GetSchedulesResultItemsOutput)
+}
+
 type GetSearchIndexResultThroughputVector struct {
 	X string  `pulumi:"x"`
 	Y float64 `pulumi:"y"`
@@ -1700,6 +1852,157 @@ func (o GetSearchIndexesResultItemsThroughputVectorArrayOutput) Index(i pulumi.I
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetSearchIndexesResultItemsThroughputVector {
 		return vs[0].([]GetSearchIndexesResultItemsThroughputVector)[vs[1].(int)]
 	}).(GetSearchIndexesResultItemsThroughputVectorOutput)
+}
+
+type GetUrlGroupResultEndpoints struct {
+	Name *string `pulumi:"name"`
+	Url  string  `pulumi:"url"`
+}
+
+type GetUrlGroupResultEndpointsOutput struct{ *pulumi.OutputState }
+
+func (GetUrlGroupResultEndpointsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUrlGroupResultEndpoints)(nil)).Elem()
+}
+
+func (o GetUrlGroupResultEndpointsOutput) ToGetUrlGroupResultEndpointsOutput() GetUrlGroupResultEndpointsOutput {
+	return o
+}
+
+func (o GetUrlGroupResultEndpointsOutput) ToGetUrlGroupResultEndpointsOutputWithContext(ctx context.Context) GetUrlGroupResultEndpointsOutput {
+	return o
+}
+
+func (o GetUrlGroupResultEndpointsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUrlGroupResultEndpoints) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o GetUrlGroupResultEndpointsOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUrlGroupResultEndpoints) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type GetUrlGroupResultEndpointsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetUrlGroupResultEndpointsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetUrlGroupResultEndpoints)(nil)).Elem()
+}
+
+func (o GetUrlGroupResultEndpointsArrayOutput) ToGetUrlGroupResultEndpointsArrayOutput() GetUrlGroupResultEndpointsArrayOutput {
+	return o
+}
+
+func (o GetUrlGroupResultEndpointsArrayOutput) ToGetUrlGroupResultEndpointsArrayOutputWithContext(ctx context.Context) GetUrlGroupResultEndpointsArrayOutput {
+	return o
+}
+
+func (o GetUrlGroupResultEndpointsArrayOutput) Index(i pulumi.IntInput) GetUrlGroupResultEndpointsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetUrlGroupResultEndpoints {
+		return vs[0].([]GetUrlGroupResultEndpoints)[vs[1].(int)]
+	}).(GetUrlGroupResultEndpointsOutput)
+}
+
+type GetUrlGroupsResultItems struct {
+	CreatedAt *int                               `pulumi:"createdAt"`
+	Endpoints []GetUrlGroupsResultItemsEndpoints `pulumi:"endpoints"`
+	Name      string                             `pulumi:"name"`
+	UpdatedAt *int                               `pulumi:"updatedAt"`
+}
+
+type GetUrlGroupsResultItemsOutput struct{ *pulumi.OutputState }
+
+func (GetUrlGroupsResultItemsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUrlGroupsResultItems)(nil)).Elem()
+}
+
+func (o GetUrlGroupsResultItemsOutput) ToGetUrlGroupsResultItemsOutput() GetUrlGroupsResultItemsOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsOutput) ToGetUrlGroupsResultItemsOutputWithContext(ctx context.Context) GetUrlGroupsResultItemsOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsOutput) CreatedAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetUrlGroupsResultItems) *int { return v.CreatedAt }).(pulumi.IntPtrOutput)
+}
+
+func (o GetUrlGroupsResultItemsOutput) Endpoints() GetUrlGroupsResultItemsEndpointsArrayOutput {
+	return o.ApplyT(func(v GetUrlGroupsResultItems) []GetUrlGroupsResultItemsEndpoints { return v.Endpoints }).(GetUrlGroupsResultItemsEndpointsArrayOutput)
+}
+
+func (o GetUrlGroupsResultItemsOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUrlGroupsResultItems) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetUrlGroupsResultItemsOutput) UpdatedAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetUrlGroupsResultItems) *int { return v.UpdatedAt }).(pulumi.IntPtrOutput)
+}
+
+type GetUrlGroupsResultItemsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetUrlGroupsResultItemsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetUrlGroupsResultItems)(nil)).Elem()
+}
+
+func (o GetUrlGroupsResultItemsArrayOutput) ToGetUrlGroupsResultItemsArrayOutput() GetUrlGroupsResultItemsArrayOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsArrayOutput) ToGetUrlGroupsResultItemsArrayOutputWithContext(ctx context.Context) GetUrlGroupsResultItemsArrayOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsArrayOutput) Index(i pulumi.IntInput) GetUrlGroupsResultItemsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetUrlGroupsResultItems {
+		return vs[0].([]GetUrlGroupsResultItems)[vs[1].(int)]
+	}).(GetUrlGroupsResultItemsOutput)
+}
+
+type GetUrlGroupsResultItemsEndpoints struct {
+	Name *string `pulumi:"name"`
+	Url  string  `pulumi:"url"`
+}
+
+type GetUrlGroupsResultItemsEndpointsOutput struct{ *pulumi.OutputState }
+
+func (GetUrlGroupsResultItemsEndpointsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUrlGroupsResultItemsEndpoints)(nil)).Elem()
+}
+
+func (o GetUrlGroupsResultItemsEndpointsOutput) ToGetUrlGroupsResultItemsEndpointsOutput() GetUrlGroupsResultItemsEndpointsOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsEndpointsOutput) ToGetUrlGroupsResultItemsEndpointsOutputWithContext(ctx context.Context) GetUrlGroupsResultItemsEndpointsOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsEndpointsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUrlGroupsResultItemsEndpoints) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o GetUrlGroupsResultItemsEndpointsOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v GetUrlGroupsResultItemsEndpoints) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type GetUrlGroupsResultItemsEndpointsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetUrlGroupsResultItemsEndpointsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetUrlGroupsResultItemsEndpoints)(nil)).Elem()
+}
+
+func (o GetUrlGroupsResultItemsEndpointsArrayOutput) ToGetUrlGroupsResultItemsEndpointsArrayOutput() GetUrlGroupsResultItemsEndpointsArrayOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsEndpointsArrayOutput) ToGetUrlGroupsResultItemsEndpointsArrayOutputWithContext(ctx context.Context) GetUrlGroupsResultItemsEndpointsArrayOutput {
+	return o
+}
+
+func (o GetUrlGroupsResultItemsEndpointsArrayOutput) Index(i pulumi.IntInput) GetUrlGroupsResultItemsEndpointsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetUrlGroupsResultItemsEndpoints {
+		return vs[0].([]GetUrlGroupsResultItemsEndpoints)[vs[1].(int)]
+	}).(GetUrlGroupsResultItemsEndpointsOutput)
 }
 
 type MessagingBudgetBefore struct {
@@ -2534,6 +2837,314 @@ func (o MessagingQueueFoundPtrOutput) Paused() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Delivers the messages under a flow control key: parallelism and/or rate per period.
+type MessagingScheduleArgsFlowControl struct {
+	// The flow control key the schedule's messages are delivered under.
+	Key string `pulumi:"key"`
+	// How many of the key's messages are delivered at once.
+	Parallelism *int `pulumi:"parallelism"`
+	// The rate's period, such as "1m" (default 1s).
+	Period *string `pulumi:"period"`
+	// How many of the key's messages are delivered per period.
+	Rate *int `pulumi:"rate"`
+}
+
+// MessagingScheduleArgsFlowControlInput is an input type that accepts MessagingScheduleArgsFlowControlArgs and MessagingScheduleArgsFlowControlOutput values.
+// You can construct a concrete instance of `MessagingScheduleArgsFlowControlInput` via:
+//
+//	MessagingScheduleArgsFlowControlArgs{...}
+type MessagingScheduleArgsFlowControlInput interface {
+	pulumi.Input
+
+	ToMessagingScheduleArgsFlowControlOutput() MessagingScheduleArgsFlowControlOutput
+	ToMessagingScheduleArgsFlowControlOutputWithContext(context.Context) MessagingScheduleArgsFlowControlOutput
+}
+
+// Delivers the messages under a flow control key: parallelism and/or rate per period.
+type MessagingScheduleArgsFlowControlArgs struct {
+	// The flow control key the schedule's messages are delivered under.
+	Key pulumi.StringInput `pulumi:"key"`
+	// How many of the key's messages are delivered at once.
+	Parallelism pulumi.IntPtrInput `pulumi:"parallelism"`
+	// The rate's period, such as "1m" (default 1s).
+	Period pulumi.StringPtrInput `pulumi:"period"`
+	// How many of the key's messages are delivered per period.
+	Rate pulumi.IntPtrInput `pulumi:"rate"`
+}
+
+func (MessagingScheduleArgsFlowControlArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingScheduleArgsFlowControl)(nil)).Elem()
+}
+
+func (i MessagingScheduleArgsFlowControlArgs) ToMessagingScheduleArgsFlowControlOutput() MessagingScheduleArgsFlowControlOutput {
+	return i.ToMessagingScheduleArgsFlowControlOutputWithContext(context.Background())
+}
+
+func (i MessagingScheduleArgsFlowControlArgs) ToMessagingScheduleArgsFlowControlOutputWithContext(ctx context.Context) MessagingScheduleArgsFlowControlOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MessagingScheduleArgsFlowControlOutput)
+}
+
+func (i MessagingScheduleArgsFlowControlArgs) ToMessagingScheduleArgsFlowControlPtrOutput() MessagingScheduleArgsFlowControlPtrOutput {
+	return i.ToMessagingScheduleArgsFlowControlPtrOutputWithContext(context.Background())
+}
+
+func (i MessagingScheduleArgsFlowControlArgs) ToMessagingScheduleArgsFlowControlPtrOutputWithContext(ctx context.Context) MessagingScheduleArgsFlowControlPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MessagingScheduleArgsFlowControlOutput).ToMessagingScheduleArgsFlowControlPtrOutputWithContext(ctx)
+}
+
+// MessagingScheduleArgsFlowControlPtrInput is an input type that accepts MessagingScheduleArgsFlowControlArgs, MessagingScheduleArgsFlowControlPtr and MessagingScheduleArgsFlowControlPtrOutput values.
+// You can construct a concrete instance of `MessagingScheduleArgsFlowControlPtrInput` via:
+//
+//	        MessagingScheduleArgsFlowControlArgs{...}
+//
+//	or:
+//
+//	        nil
+type MessagingScheduleArgsFlowControlPtrInput interface {
+	pulumi.Input
+
+	ToMessagingScheduleArgsFlowControlPtrOutput() MessagingScheduleArgsFlowControlPtrOutput
+	ToMessagingScheduleArgsFlowControlPtrOutputWithContext(context.Context) MessagingScheduleArgsFlowControlPtrOutput
+}
+
+type messagingScheduleArgsFlowControlPtrType MessagingScheduleArgsFlowControlArgs
+
+func MessagingScheduleArgsFlowControlPtr(v *MessagingScheduleArgsFlowControlArgs) MessagingScheduleArgsFlowControlPtrInput {
+	return (*messagingScheduleArgsFlowControlPtrType)(v)
+}
+
+func (*messagingScheduleArgsFlowControlPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**MessagingScheduleArgsFlowControl)(nil)).Elem()
+}
+
+func (i *messagingScheduleArgsFlowControlPtrType) ToMessagingScheduleArgsFlowControlPtrOutput() MessagingScheduleArgsFlowControlPtrOutput {
+	return i.ToMessagingScheduleArgsFlowControlPtrOutputWithContext(context.Background())
+}
+
+func (i *messagingScheduleArgsFlowControlPtrType) ToMessagingScheduleArgsFlowControlPtrOutputWithContext(ctx context.Context) MessagingScheduleArgsFlowControlPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MessagingScheduleArgsFlowControlPtrOutput)
+}
+
+// Delivers the messages under a flow control key: parallelism and/or rate per period.
+type MessagingScheduleArgsFlowControlOutput struct{ *pulumi.OutputState }
+
+func (MessagingScheduleArgsFlowControlOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingScheduleArgsFlowControl)(nil)).Elem()
+}
+
+func (o MessagingScheduleArgsFlowControlOutput) ToMessagingScheduleArgsFlowControlOutput() MessagingScheduleArgsFlowControlOutput {
+	return o
+}
+
+func (o MessagingScheduleArgsFlowControlOutput) ToMessagingScheduleArgsFlowControlOutputWithContext(ctx context.Context) MessagingScheduleArgsFlowControlOutput {
+	return o
+}
+
+func (o MessagingScheduleArgsFlowControlOutput) ToMessagingScheduleArgsFlowControlPtrOutput() MessagingScheduleArgsFlowControlPtrOutput {
+	return o.ToMessagingScheduleArgsFlowControlPtrOutputWithContext(context.Background())
+}
+
+func (o MessagingScheduleArgsFlowControlOutput) ToMessagingScheduleArgsFlowControlPtrOutputWithContext(ctx context.Context) MessagingScheduleArgsFlowControlPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MessagingScheduleArgsFlowControl) *MessagingScheduleArgsFlowControl {
+		return &v
+	}).(MessagingScheduleArgsFlowControlPtrOutput)
+}
+
+// The flow control key the schedule's messages are delivered under.
+func (o MessagingScheduleArgsFlowControlOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v MessagingScheduleArgsFlowControl) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// How many of the key's messages are delivered at once.
+func (o MessagingScheduleArgsFlowControlOutput) Parallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v MessagingScheduleArgsFlowControl) *int { return v.Parallelism }).(pulumi.IntPtrOutput)
+}
+
+// The rate's period, such as "1m" (default 1s).
+func (o MessagingScheduleArgsFlowControlOutput) Period() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessagingScheduleArgsFlowControl) *string { return v.Period }).(pulumi.StringPtrOutput)
+}
+
+// How many of the key's messages are delivered per period.
+func (o MessagingScheduleArgsFlowControlOutput) Rate() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v MessagingScheduleArgsFlowControl) *int { return v.Rate }).(pulumi.IntPtrOutput)
+}
+
+type MessagingScheduleArgsFlowControlPtrOutput struct{ *pulumi.OutputState }
+
+func (MessagingScheduleArgsFlowControlPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MessagingScheduleArgsFlowControl)(nil)).Elem()
+}
+
+func (o MessagingScheduleArgsFlowControlPtrOutput) ToMessagingScheduleArgsFlowControlPtrOutput() MessagingScheduleArgsFlowControlPtrOutput {
+	return o
+}
+
+func (o MessagingScheduleArgsFlowControlPtrOutput) ToMessagingScheduleArgsFlowControlPtrOutputWithContext(ctx context.Context) MessagingScheduleArgsFlowControlPtrOutput {
+	return o
+}
+
+func (o MessagingScheduleArgsFlowControlPtrOutput) Elem() MessagingScheduleArgsFlowControlOutput {
+	return o.ApplyT(func(v *MessagingScheduleArgsFlowControl) MessagingScheduleArgsFlowControl {
+		if v != nil {
+			return *v
+		}
+		var ret MessagingScheduleArgsFlowControl
+		return ret
+	}).(MessagingScheduleArgsFlowControlOutput)
+}
+
+// The flow control key the schedule's messages are delivered under.
+func (o MessagingScheduleArgsFlowControlPtrOutput) Key() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleArgsFlowControl) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Key
+	}).(pulumi.StringPtrOutput)
+}
+
+// How many of the key's messages are delivered at once.
+func (o MessagingScheduleArgsFlowControlPtrOutput) Parallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleArgsFlowControl) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Parallelism
+	}).(pulumi.IntPtrOutput)
+}
+
+// The rate's period, such as "1m" (default 1s).
+func (o MessagingScheduleArgsFlowControlPtrOutput) Period() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleArgsFlowControl) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Period
+	}).(pulumi.StringPtrOutput)
+}
+
+// How many of the key's messages are delivered per period.
+func (o MessagingScheduleArgsFlowControlPtrOutput) Rate() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleArgsFlowControl) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Rate
+	}).(pulumi.IntPtrOutput)
+}
+
+// Delivers the messages under a flow control key: parallelism and/or rate per period.
+type MessagingScheduleFlowControl struct {
+	// The flow control key the schedule's messages are delivered under.
+	Key string `pulumi:"key"`
+	// How many of the key's messages are delivered at once.
+	Parallelism *int `pulumi:"parallelism"`
+	// The rate's period, such as "1m" (default 1s).
+	Period *string `pulumi:"period"`
+	// How many of the key's messages are delivered per period.
+	Rate *int `pulumi:"rate"`
+}
+
+// Delivers the messages under a flow control key: parallelism and/or rate per period.
+type MessagingScheduleFlowControlOutput struct{ *pulumi.OutputState }
+
+func (MessagingScheduleFlowControlOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingScheduleFlowControl)(nil)).Elem()
+}
+
+func (o MessagingScheduleFlowControlOutput) ToMessagingScheduleFlowControlOutput() MessagingScheduleFlowControlOutput {
+	return o
+}
+
+func (o MessagingScheduleFlowControlOutput) ToMessagingScheduleFlowControlOutputWithContext(ctx context.Context) MessagingScheduleFlowControlOutput {
+	return o
+}
+
+// The flow control key the schedule's messages are delivered under.
+func (o MessagingScheduleFlowControlOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v MessagingScheduleFlowControl) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// How many of the key's messages are delivered at once.
+func (o MessagingScheduleFlowControlOutput) Parallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v MessagingScheduleFlowControl) *int { return v.Parallelism }).(pulumi.IntPtrOutput)
+}
+
+// The rate's period, such as "1m" (default 1s).
+func (o MessagingScheduleFlowControlOutput) Period() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MessagingScheduleFlowControl) *string { return v.Period }).(pulumi.StringPtrOutput)
+}
+
+// How many of the key's messages are delivered per period.
+func (o MessagingScheduleFlowControlOutput) Rate() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v MessagingScheduleFlowControl) *int { return v.Rate }).(pulumi.IntPtrOutput)
+}
+
+type MessagingScheduleFlowControlPtrOutput struct{ *pulumi.OutputState }
+
+func (MessagingScheduleFlowControlPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MessagingScheduleFlowControl)(nil)).Elem()
+}
+
+func (o MessagingScheduleFlowControlPtrOutput) ToMessagingScheduleFlowControlPtrOutput() MessagingScheduleFlowControlPtrOutput {
+	return o
+}
+
+func (o MessagingScheduleFlowControlPtrOutput) ToMessagingScheduleFlowControlPtrOutputWithContext(ctx context.Context) MessagingScheduleFlowControlPtrOutput {
+	return o
+}
+
+func (o MessagingScheduleFlowControlPtrOutput) Elem() MessagingScheduleFlowControlOutput {
+	return o.ApplyT(func(v *MessagingScheduleFlowControl) MessagingScheduleFlowControl {
+		if v != nil {
+			return *v
+		}
+		var ret MessagingScheduleFlowControl
+		return ret
+	}).(MessagingScheduleFlowControlOutput)
+}
+
+// The flow control key the schedule's messages are delivered under.
+func (o MessagingScheduleFlowControlPtrOutput) Key() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleFlowControl) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Key
+	}).(pulumi.StringPtrOutput)
+}
+
+// How many of the key's messages are delivered at once.
+func (o MessagingScheduleFlowControlPtrOutput) Parallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleFlowControl) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Parallelism
+	}).(pulumi.IntPtrOutput)
+}
+
+// The rate's period, such as "1m" (default 1s).
+func (o MessagingScheduleFlowControlPtrOutput) Period() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleFlowControl) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Period
+	}).(pulumi.StringPtrOutput)
+}
+
+// How many of the key's messages are delivered per period.
+func (o MessagingScheduleFlowControlPtrOutput) Rate() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *MessagingScheduleFlowControl) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Rate
+	}).(pulumi.IntPtrOutput)
+}
+
 // An adopted index as it was before this stack changed it: what destroy gives back.
 type SearchIndexFound struct {
 	Name string `pulumi:"name"`
@@ -2638,6 +3249,200 @@ func (o SearchIndexTokensOutput) Token() pulumi.StringOutput {
 	return o.ApplyT(func(v SearchIndexTokens) string { return v.Token }).(pulumi.StringOutput)
 }
 
+type UrlGroupArgsEndpoints struct {
+	Name *string `pulumi:"name"`
+	Url  string  `pulumi:"url"`
+}
+
+// UrlGroupArgsEndpointsInput is an input type that accepts UrlGroupArgsEndpointsArgs and UrlGroupArgsEndpointsOutput values.
+// You can construct a concrete instance of `UrlGroupArgsEndpointsInput` via:
+//
+//	UrlGroupArgsEndpointsArgs{...}
+type UrlGroupArgsEndpointsInput interface {
+	pulumi.Input
+
+	ToUrlGroupArgsEndpointsOutput() UrlGroupArgsEndpointsOutput
+	ToUrlGroupArgsEndpointsOutputWithContext(context.Context) UrlGroupArgsEndpointsOutput
+}
+
+type UrlGroupArgsEndpointsArgs struct {
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	Url  pulumi.StringInput    `pulumi:"url"`
+}
+
+func (UrlGroupArgsEndpointsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*UrlGroupArgsEndpoints)(nil)).Elem()
+}
+
+func (i UrlGroupArgsEndpointsArgs) ToUrlGroupArgsEndpointsOutput() UrlGroupArgsEndpointsOutput {
+	return i.ToUrlGroupArgsEndpointsOutputWithContext(context.Background())
+}
+
+func (i UrlGroupArgsEndpointsArgs) ToUrlGroupArgsEndpointsOutputWithContext(ctx context.Context) UrlGroupArgsEndpointsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UrlGroupArgsEndpointsOutput)
+}
+
+// UrlGroupArgsEndpointsArrayInput is an input type that accepts UrlGroupArgsEndpointsArray and UrlGroupArgsEndpointsArrayOutput values.
+// You can construct a concrete instance of `UrlGroupArgsEndpointsArrayInput` via:
+//
+//	UrlGroupArgsEndpointsArray{ UrlGroupArgsEndpointsArgs{...} }
+type UrlGroupArgsEndpointsArrayInput interface {
+	pulumi.Input
+
+	ToUrlGroupArgsEndpointsArrayOutput() UrlGroupArgsEndpointsArrayOutput
+	ToUrlGroupArgsEndpointsArrayOutputWithContext(context.Context) UrlGroupArgsEndpointsArrayOutput
+}
+
+type UrlGroupArgsEndpointsArray []UrlGroupArgsEndpointsInput
+
+func (UrlGroupArgsEndpointsArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UrlGroupArgsEndpoints)(nil)).Elem()
+}
+
+func (i UrlGroupArgsEndpointsArray) ToUrlGroupArgsEndpointsArrayOutput() UrlGroupArgsEndpointsArrayOutput {
+	return i.ToUrlGroupArgsEndpointsArrayOutputWithContext(context.Background())
+}
+
+func (i UrlGroupArgsEndpointsArray) ToUrlGroupArgsEndpointsArrayOutputWithContext(ctx context.Context) UrlGroupArgsEndpointsArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UrlGroupArgsEndpointsArrayOutput)
+}
+
+type UrlGroupArgsEndpointsOutput struct{ *pulumi.OutputState }
+
+func (UrlGroupArgsEndpointsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UrlGroupArgsEndpoints)(nil)).Elem()
+}
+
+func (o UrlGroupArgsEndpointsOutput) ToUrlGroupArgsEndpointsOutput() UrlGroupArgsEndpointsOutput {
+	return o
+}
+
+func (o UrlGroupArgsEndpointsOutput) ToUrlGroupArgsEndpointsOutputWithContext(ctx context.Context) UrlGroupArgsEndpointsOutput {
+	return o
+}
+
+func (o UrlGroupArgsEndpointsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UrlGroupArgsEndpoints) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o UrlGroupArgsEndpointsOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v UrlGroupArgsEndpoints) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type UrlGroupArgsEndpointsArrayOutput struct{ *pulumi.OutputState }
+
+func (UrlGroupArgsEndpointsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UrlGroupArgsEndpoints)(nil)).Elem()
+}
+
+func (o UrlGroupArgsEndpointsArrayOutput) ToUrlGroupArgsEndpointsArrayOutput() UrlGroupArgsEndpointsArrayOutput {
+	return o
+}
+
+func (o UrlGroupArgsEndpointsArrayOutput) ToUrlGroupArgsEndpointsArrayOutputWithContext(ctx context.Context) UrlGroupArgsEndpointsArrayOutput {
+	return o
+}
+
+func (o UrlGroupArgsEndpointsArrayOutput) Index(i pulumi.IntInput) UrlGroupArgsEndpointsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UrlGroupArgsEndpoints {
+		return vs[0].([]UrlGroupArgsEndpoints)[vs[1].(int)]
+	}).(UrlGroupArgsEndpointsOutput)
+}
+
+type UrlGroupEndpoints struct {
+	Name *string `pulumi:"name"`
+	Url  string  `pulumi:"url"`
+}
+
+type UrlGroupEndpointsOutput struct{ *pulumi.OutputState }
+
+func (UrlGroupEndpointsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UrlGroupEndpoints)(nil)).Elem()
+}
+
+func (o UrlGroupEndpointsOutput) ToUrlGroupEndpointsOutput() UrlGroupEndpointsOutput {
+	return o
+}
+
+func (o UrlGroupEndpointsOutput) ToUrlGroupEndpointsOutputWithContext(ctx context.Context) UrlGroupEndpointsOutput {
+	return o
+}
+
+func (o UrlGroupEndpointsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UrlGroupEndpoints) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o UrlGroupEndpointsOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v UrlGroupEndpoints) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type UrlGroupEndpointsArrayOutput struct{ *pulumi.OutputState }
+
+func (UrlGroupEndpointsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UrlGroupEndpoints)(nil)).Elem()
+}
+
+func (o UrlGroupEndpointsArrayOutput) ToUrlGroupEndpointsArrayOutput() UrlGroupEndpointsArrayOutput {
+	return o
+}
+
+func (o UrlGroupEndpointsArrayOutput) ToUrlGroupEndpointsArrayOutputWithContext(ctx context.Context) UrlGroupEndpointsArrayOutput {
+	return o
+}
+
+func (o UrlGroupEndpointsArrayOutput) Index(i pulumi.IntInput) UrlGroupEndpointsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UrlGroupEndpoints {
+		return vs[0].([]UrlGroupEndpoints)[vs[1].(int)]
+	}).(UrlGroupEndpointsOutput)
+}
+
+type UrlGroupOtherEndpoints struct {
+	Name *string `pulumi:"name"`
+	Url  string  `pulumi:"url"`
+}
+
+type UrlGroupOtherEndpointsOutput struct{ *pulumi.OutputState }
+
+func (UrlGroupOtherEndpointsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UrlGroupOtherEndpoints)(nil)).Elem()
+}
+
+func (o UrlGroupOtherEndpointsOutput) ToUrlGroupOtherEndpointsOutput() UrlGroupOtherEndpointsOutput {
+	return o
+}
+
+func (o UrlGroupOtherEndpointsOutput) ToUrlGroupOtherEndpointsOutputWithContext(ctx context.Context) UrlGroupOtherEndpointsOutput {
+	return o
+}
+
+func (o UrlGroupOtherEndpointsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UrlGroupOtherEndpoints) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o UrlGroupOtherEndpointsOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v UrlGroupOtherEndpoints) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type UrlGroupOtherEndpointsArrayOutput struct{ *pulumi.OutputState }
+
+func (UrlGroupOtherEndpointsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UrlGroupOtherEndpoints)(nil)).Elem()
+}
+
+func (o UrlGroupOtherEndpointsArrayOutput) ToUrlGroupOtherEndpointsArrayOutput() UrlGroupOtherEndpointsArrayOutput {
+	return o
+}
+
+func (o UrlGroupOtherEndpointsArrayOutput) ToUrlGroupOtherEndpointsArrayOutputWithContext(ctx context.Context) UrlGroupOtherEndpointsArrayOutput {
+	return o
+}
+
+func (o UrlGroupOtherEndpointsArrayOutput) Index(i pulumi.IntInput) UrlGroupOtherEndpointsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UrlGroupOtherEndpoints {
+		return vs[0].([]UrlGroupOtherEndpoints)[vs[1].(int)]
+	}).(UrlGroupOtherEndpointsOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*FlowControlKeyArgsPinInput)(nil)).Elem(), FlowControlKeyArgsPinArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FlowControlKeyArgsPinPtrInput)(nil)).Elem(), FlowControlKeyArgsPinArgs{})
@@ -2647,6 +3452,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MessagingControlsArgsFlowControlKeysPinPtrInput)(nil)).Elem(), MessagingControlsArgsFlowControlKeysPinArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MessagingControlsArgsQueuesInput)(nil)).Elem(), MessagingControlsArgsQueuesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MessagingControlsArgsQueuesArrayInput)(nil)).Elem(), MessagingControlsArgsQueuesArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingScheduleArgsFlowControlInput)(nil)).Elem(), MessagingScheduleArgsFlowControlArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingScheduleArgsFlowControlPtrInput)(nil)).Elem(), MessagingScheduleArgsFlowControlArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*UrlGroupArgsEndpointsInput)(nil)).Elem(), UrlGroupArgsEndpointsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*UrlGroupArgsEndpointsArrayInput)(nil)).Elem(), UrlGroupArgsEndpointsArray{})
 	pulumi.RegisterOutputType(DatabaseBudgetBeforeOutput{})
 	pulumi.RegisterOutputType(DatabaseBudgetBeforePtrOutput{})
 	pulumi.RegisterOutputType(FlowControlKeyArgsPinOutput{})
@@ -2678,6 +3487,8 @@ func init() {
 	pulumi.RegisterOutputType(GetMessagingAccountsResultItemsEnterprisePtrOutput{})
 	pulumi.RegisterOutputType(GetQueuesResultItemsOutput{})
 	pulumi.RegisterOutputType(GetQueuesResultItemsArrayOutput{})
+	pulumi.RegisterOutputType(GetSchedulesResultItemsOutput{})
+	pulumi.RegisterOutputType(GetSchedulesResultItemsArrayOutput{})
 	pulumi.RegisterOutputType(GetSearchIndexResultThroughputVectorOutput{})
 	pulumi.RegisterOutputType(GetSearchIndexResultThroughputVectorArrayOutput{})
 	pulumi.RegisterOutputType(GetSearchIndexStatsResultQueryThroughputOutput{})
@@ -2688,6 +3499,12 @@ func init() {
 	pulumi.RegisterOutputType(GetSearchIndexesResultItemsArrayOutput{})
 	pulumi.RegisterOutputType(GetSearchIndexesResultItemsThroughputVectorOutput{})
 	pulumi.RegisterOutputType(GetSearchIndexesResultItemsThroughputVectorArrayOutput{})
+	pulumi.RegisterOutputType(GetUrlGroupResultEndpointsOutput{})
+	pulumi.RegisterOutputType(GetUrlGroupResultEndpointsArrayOutput{})
+	pulumi.RegisterOutputType(GetUrlGroupsResultItemsOutput{})
+	pulumi.RegisterOutputType(GetUrlGroupsResultItemsArrayOutput{})
+	pulumi.RegisterOutputType(GetUrlGroupsResultItemsEndpointsOutput{})
+	pulumi.RegisterOutputType(GetUrlGroupsResultItemsEndpointsArrayOutput{})
 	pulumi.RegisterOutputType(MessagingBudgetBeforeOutput{})
 	pulumi.RegisterOutputType(MessagingBudgetBeforePtrOutput{})
 	pulumi.RegisterOutputType(MessagingControlsArgsFlowControlKeysOutput{})
@@ -2706,7 +3523,17 @@ func init() {
 	pulumi.RegisterOutputType(MessagingQueueBeforePtrOutput{})
 	pulumi.RegisterOutputType(MessagingQueueFoundOutput{})
 	pulumi.RegisterOutputType(MessagingQueueFoundPtrOutput{})
+	pulumi.RegisterOutputType(MessagingScheduleArgsFlowControlOutput{})
+	pulumi.RegisterOutputType(MessagingScheduleArgsFlowControlPtrOutput{})
+	pulumi.RegisterOutputType(MessagingScheduleFlowControlOutput{})
+	pulumi.RegisterOutputType(MessagingScheduleFlowControlPtrOutput{})
 	pulumi.RegisterOutputType(SearchIndexFoundOutput{})
 	pulumi.RegisterOutputType(SearchIndexFoundPtrOutput{})
 	pulumi.RegisterOutputType(SearchIndexTokensOutput{})
+	pulumi.RegisterOutputType(UrlGroupArgsEndpointsOutput{})
+	pulumi.RegisterOutputType(UrlGroupArgsEndpointsArrayOutput{})
+	pulumi.RegisterOutputType(UrlGroupEndpointsOutput{})
+	pulumi.RegisterOutputType(UrlGroupEndpointsArrayOutput{})
+	pulumi.RegisterOutputType(UrlGroupOtherEndpointsOutput{})
+	pulumi.RegisterOutputType(UrlGroupOtherEndpointsArrayOutput{})
 }

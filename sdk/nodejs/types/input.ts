@@ -62,3 +62,30 @@ export interface MessagingControlsArgsQueuesArgs {
     resumeTrigger?: pulumi.Input<string | number | undefined>;
 }
 
+/**
+ * Delivers the messages under a flow control key: parallelism and/or rate per period.
+ */
+export interface MessagingScheduleArgsFlowControlArgs {
+    /**
+     * The flow control key the schedule's messages are delivered under.
+     */
+    key: pulumi.Input<string>;
+    /**
+     * How many of the key's messages are delivered at once.
+     */
+    parallelism?: pulumi.Input<number | undefined>;
+    /**
+     * The rate's period, such as "1m" (default 1s).
+     */
+    period?: pulumi.Input<string | undefined>;
+    /**
+     * How many of the key's messages are delivered per period.
+     */
+    rate?: pulumi.Input<number | undefined>;
+}
+
+export interface UrlGroupArgsEndpointsArgs {
+    name?: pulumi.Input<string | undefined>;
+    url: pulumi.Input<string>;
+}
+

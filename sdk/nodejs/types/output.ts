@@ -153,6 +153,32 @@ export interface GetQueuesResultItems {
     updatedAt?: number;
 }
 
+export interface GetSchedulesResultItems {
+    body?: string;
+    callback?: string;
+    callerIp?: string;
+    createdAt?: number;
+    cron: string;
+    delay?: number;
+    destination: string;
+    failureCallback?: string;
+    flowControlKey?: string;
+    header?: {[key: string]: string[]};
+    isPaused?: boolean;
+    labels?: string[];
+    lastScheduleStates?: {[key: string]: any};
+    lastScheduleTime?: number;
+    method?: string;
+    nextScheduleTime?: number;
+    parallelism?: number;
+    period?: number;
+    rate?: number;
+    retries?: number;
+    retryDelayExpression?: string;
+    scheduleId: string;
+    timeout?: number;
+}
+
 export interface GetSearchIndexResultThroughputVector {
     x: string;
     y: number;
@@ -195,6 +221,23 @@ export interface GetSearchIndexesResultItemsThroughputVector {
     y: number;
 }
 
+export interface GetUrlGroupResultEndpoints {
+    name?: string;
+    url: string;
+}
+
+export interface GetUrlGroupsResultItems {
+    createdAt?: number;
+    endpoints?: outputs.GetUrlGroupsResultItemsEndpoints[];
+    name: string;
+    updatedAt?: number;
+}
+
+export interface GetUrlGroupsResultItemsEndpoints {
+    name?: string;
+    url: string;
+}
+
 export interface MessagingBudgetBefore {
     budget: number;
 }
@@ -232,6 +275,28 @@ export interface MessagingQueueFound {
 }
 
 /**
+ * Delivers the messages under a flow control key: parallelism and/or rate per period.
+ */
+export interface MessagingScheduleFlowControl {
+    /**
+     * The flow control key the schedule's messages are delivered under.
+     */
+    key: string;
+    /**
+     * How many of the key's messages are delivered at once.
+     */
+    parallelism?: number;
+    /**
+     * The rate's period, such as "1m" (default 1s).
+     */
+    period?: string;
+    /**
+     * How many of the key's messages are delivered per period.
+     */
+    rate?: number;
+}
+
+/**
  * An adopted index as it was before this stack changed it: what destroy gives back.
  */
 export interface SearchIndexFound {
@@ -251,5 +316,15 @@ export interface SearchIndexTokens {
      * The index's read-write token.
      */
     token: string;
+}
+
+export interface UrlGroupEndpoints {
+    name?: string;
+    url: string;
+}
+
+export interface UrlGroupOtherEndpoints {
+    name?: string;
+    url: string;
 }
 

@@ -20,17 +20,25 @@ from .get_messaging_accounts import *
 from .get_messaging_ipv4_addresses import *
 from .get_queue import *
 from .get_queues import *
+from .get_schedule import *
+from .get_schedules import *
 from .get_search_index import *
 from .get_search_index_stats import *
 from .get_search_index_tokens import *
 from .get_search_indexes import *
 from .get_search_stats import *
+from .get_signing_keys import *
+from .get_url_group import *
+from .get_url_groups import *
 from .messaging_account import *
 from .messaging_budget import *
 from .messaging_controls import *
 from .messaging_queue import *
+from .messaging_schedule import *
+from .messaging_signing_keys import *
 from .provider import *
 from .search_index import *
+from .url_group import *
 from ._inputs import *
 from . import outputs
 
@@ -55,7 +63,10 @@ _utilities.register(
    "mgmt:index:MessagingBudget": "MessagingBudget",
    "mgmt:index:MessagingControls": "MessagingControls",
    "mgmt:index:MessagingQueue": "MessagingQueue",
-   "mgmt:index:SearchIndex": "SearchIndex"
+   "mgmt:index:MessagingSchedule": "MessagingSchedule",
+   "mgmt:index:MessagingSigningKeys": "MessagingSigningKeys",
+   "mgmt:index:SearchIndex": "SearchIndex",
+   "mgmt:index:UrlGroup": "UrlGroup"
   }
  }
 ]

@@ -10,6 +10,7 @@ __all__ = [
     'MessagingAccountType',
     'MessagingPlan',
     'MessagingRegion',
+    'ScheduleMethod',
     'SearchIndexType',
     'SearchRegion',
     'StatsPeriod',
@@ -34,6 +35,15 @@ class MessagingPlan(_builtins.str, Enum):
 class MessagingRegion(_builtins.str, Enum):
     EU_CENTRAL1 = "eu-central-1"
     US_EAST1 = "us-east-1"
+
+
+@pulumi.type_token("mgmt:index:ScheduleMethod")
+class ScheduleMethod(_builtins.str, Enum):
+    GET = "GET"
+    POST = "POST"
+    PUT = "PUT"
+    PATCH = "PATCH"
+    DELETE = "DELETE"
 
 
 @pulumi.type_token("mgmt:index:SearchIndexType")

@@ -24,6 +24,10 @@ __all__ = [
     'MessagingControlsArgsFlowControlKeysPinArgsDict',
     'MessagingControlsArgsQueuesArgs',
     'MessagingControlsArgsQueuesArgsDict',
+    'MessagingScheduleArgsFlowControlArgs',
+    'MessagingScheduleArgsFlowControlArgsDict',
+    'UrlGroupArgsEndpointsArgs',
+    'UrlGroupArgsEndpointsArgsDict',
 ]
 
 class FlowControlKeyArgsPinArgsDict(TypedDict):
@@ -304,5 +308,130 @@ class MessagingControlsArgsQueuesArgs:
     @resume_trigger.setter
     def resume_trigger(self, value: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]]):
         pulumi.set(self, "resume_trigger", value)
+
+
+class MessagingScheduleArgsFlowControlArgsDict(TypedDict):
+    """
+    Delivers the messages under a flow control key: parallelism and/or rate per period.
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    The flow control key the schedule's messages are delivered under.
+    """
+    parallelism: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How many of the key's messages are delivered at once.
+    """
+    period: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The rate's period, such as "1m" (default 1s).
+    """
+    rate: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How many of the key's messages are delivered per period.
+    """
+
+@pulumi.input_type
+class MessagingScheduleArgsFlowControlArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 parallelism: pulumi.Input[Optional[_builtins.int]] = None,
+                 period: pulumi.Input[Optional[_builtins.str]] = None,
+                 rate: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Delivers the messages under a flow control key: parallelism and/or rate per period.
+
+        :param pulumi.Input[_builtins.str] key: The flow control key the schedule's messages are delivered under.
+        :param pulumi.Input[_builtins.int] parallelism: How many of the key's messages are delivered at once.
+        :param pulumi.Input[_builtins.str] period: The rate's period, such as "1m" (default 1s).
+        :param pulumi.Input[_builtins.int] rate: How many of the key's messages are delivered per period.
+        """
+        pulumi.set(__self__, "key", key)
+        if parallelism is not None:
+            pulumi.set(__self__, "parallelism", parallelism)
+        if period is not None:
+            pulumi.set(__self__, "period", period)
+        if rate is not None:
+            pulumi.set(__self__, "rate", rate)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The flow control key the schedule's messages are delivered under.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def parallelism(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How many of the key's messages are delivered at once.
+        """
+        return pulumi.get(self, "parallelism")
+
+    @parallelism.setter
+    def parallelism(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "parallelism", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def period(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The rate's period, such as "1m" (default 1s).
+        """
+        return pulumi.get(self, "period")
+
+    @period.setter
+    def period(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "period", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def rate(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How many of the key's messages are delivered per period.
+        """
+        return pulumi.get(self, "rate")
+
+    @rate.setter
+    def rate(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rate", value)
+
+
+class UrlGroupArgsEndpointsArgsDict(TypedDict):
+    url: pulumi.Input[_builtins.str]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class UrlGroupArgsEndpointsArgs:
+    def __init__(__self__, *,
+                 url: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "url", url)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
 

@@ -34,19 +34,26 @@ __all__ = [
     'GetMessagingAccountsResultItems',
     'GetMessagingAccountsResultItemsEnterprise',
     'GetQueuesResultItems',
+    'GetSchedulesResultItems',
     'GetSearchIndexResultThroughputVector',
     'GetSearchIndexStatsResultQueryThroughput',
     'GetSearchIndexStatsResultUpdateThroughput',
     'GetSearchIndexesResultItems',
     'GetSearchIndexesResultItemsThroughputVector',
+    'GetUrlGroupResultEndpoints',
+    'GetUrlGroupsResultItems',
+    'GetUrlGroupsResultItemsEndpoints',
     'MessagingBudgetBefore',
     'MessagingControlsKeyStates',
     'MessagingControlsKeyStatesPin',
     'MessagingControlsQueueStates',
     'MessagingQueueBefore',
     'MessagingQueueFound',
+    'MessagingScheduleFlowControl',
     'SearchIndexFound',
     'SearchIndexTokens',
+    'UrlGroupEndpoints',
+    'UrlGroupOtherEndpoints',
 ]
 
 @pulumi.output_type
@@ -880,6 +887,192 @@ class GetQueuesResultItems(dict):
 
 
 @pulumi.output_type
+class GetSchedulesResultItems(dict):
+    def __init__(__self__, *,
+                 cron: _builtins.str,
+                 destination: _builtins.str,
+                 schedule_id: _builtins.str,
+                 body: Optional[_builtins.str] = None,
+                 callback: Optional[_builtins.str] = None,
+                 caller_ip: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.int] = None,
+                 delay: Optional[_builtins.float] = None,
+                 failure_callback: Optional[_builtins.str] = None,
+                 flow_control_key: Optional[_builtins.str] = None,
+                 header: Optional[Mapping[str, Sequence[_builtins.str]]] = None,
+                 is_paused: Optional[_builtins.bool] = None,
+                 labels: Optional[Sequence[_builtins.str]] = None,
+                 last_schedule_states: Optional[Mapping[str, Any]] = None,
+                 last_schedule_time: Optional[_builtins.int] = None,
+                 method: Optional[_builtins.str] = None,
+                 next_schedule_time: Optional[_builtins.int] = None,
+                 parallelism: Optional[_builtins.int] = None,
+                 period: Optional[_builtins.float] = None,
+                 rate: Optional[_builtins.int] = None,
+                 retries: Optional[_builtins.int] = None,
+                 retry_delay_expression: Optional[_builtins.str] = None,
+                 timeout: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "cron", cron)
+        pulumi.set(__self__, "destination", destination)
+        pulumi.set(__self__, "schedule_id", schedule_id)
+        if body is not None:
+            pulumi.set(__self__, "body", body)
+        if callback is not None:
+            pulumi.set(__self__, "callback", callback)
+        if caller_ip is not None:
+            pulumi.set(__self__, "caller_ip", caller_ip)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if delay is not None:
+            pulumi.set(__self__, "delay", delay)
+        if failure_callback is not None:
+            pulumi.set(__self__, "failure_callback", failure_callback)
+        if flow_control_key is not None:
+            pulumi.set(__self__, "flow_control_key", flow_control_key)
+        if header is not None:
+            pulumi.set(__self__, "header", header)
+        if is_paused is not None:
+            pulumi.set(__self__, "is_paused", is_paused)
+        if labels is not None:
+            pulumi.set(__self__, "labels", labels)
+        if last_schedule_states is not None:
+            pulumi.set(__self__, "last_schedule_states", last_schedule_states)
+        if last_schedule_time is not None:
+            pulumi.set(__self__, "last_schedule_time", last_schedule_time)
+        if method is not None:
+            pulumi.set(__self__, "method", method)
+        if next_schedule_time is not None:
+            pulumi.set(__self__, "next_schedule_time", next_schedule_time)
+        if parallelism is not None:
+            pulumi.set(__self__, "parallelism", parallelism)
+        if period is not None:
+            pulumi.set(__self__, "period", period)
+        if rate is not None:
+            pulumi.set(__self__, "rate", rate)
+        if retries is not None:
+            pulumi.set(__self__, "retries", retries)
+        if retry_delay_expression is not None:
+            pulumi.set(__self__, "retry_delay_expression", retry_delay_expression)
+        if timeout is not None:
+            pulumi.set(__self__, "timeout", timeout)
+
+    @_builtins.property
+    @pulumi.getter
+    def cron(self) -> _builtins.str:
+        return pulumi.get(self, "cron")
+
+    @_builtins.property
+    @pulumi.getter
+    def destination(self) -> _builtins.str:
+        return pulumi.get(self, "destination")
+
+    @_builtins.property
+    @pulumi.getter(name="scheduleId")
+    def schedule_id(self) -> _builtins.str:
+        return pulumi.get(self, "schedule_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def body(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "body")
+
+    @_builtins.property
+    @pulumi.getter
+    def callback(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "callback")
+
+    @_builtins.property
+    @pulumi.getter(name="callerIp")
+    def caller_ip(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "caller_ip")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def delay(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "delay")
+
+    @_builtins.property
+    @pulumi.getter(name="failureCallback")
+    def failure_callback(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "failure_callback")
+
+    @_builtins.property
+    @pulumi.getter(name="flowControlKey")
+    def flow_control_key(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "flow_control_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def header(self) -> Optional[Mapping[str, Sequence[_builtins.str]]]:
+        return pulumi.get(self, "header")
+
+    @_builtins.property
+    @pulumi.getter(name="isPaused")
+    def is_paused(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "is_paused")
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "labels")
+
+    @_builtins.property
+    @pulumi.getter(name="lastScheduleStates")
+    def last_schedule_states(self) -> Optional[Mapping[str, Any]]:
+        return pulumi.get(self, "last_schedule_states")
+
+    @_builtins.property
+    @pulumi.getter(name="lastScheduleTime")
+    def last_schedule_time(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "last_schedule_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def method(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "method")
+
+    @_builtins.property
+    @pulumi.getter(name="nextScheduleTime")
+    def next_schedule_time(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "next_schedule_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def parallelism(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "parallelism")
+
+    @_builtins.property
+    @pulumi.getter
+    def period(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "period")
+
+    @_builtins.property
+    @pulumi.getter
+    def rate(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "rate")
+
+    @_builtins.property
+    @pulumi.getter
+    def retries(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "retries")
+
+    @_builtins.property
+    @pulumi.getter(name="retryDelayExpression")
+    def retry_delay_expression(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "retry_delay_expression")
+
+    @_builtins.property
+    @pulumi.getter
+    def timeout(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "timeout")
+
+
+@pulumi.output_type
 class GetSearchIndexResultThroughputVector(dict):
     def __init__(__self__, *,
                  x: _builtins.str,
@@ -1109,6 +1302,82 @@ class GetSearchIndexesResultItemsThroughputVector(dict):
 
 
 @pulumi.output_type
+class GetUrlGroupResultEndpoints(dict):
+    def __init__(__self__, *,
+                 url: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "url", url)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetUrlGroupsResultItems(dict):
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 created_at: Optional[_builtins.int] = None,
+                 endpoints: Optional[Sequence['outputs.GetUrlGroupsResultItemsEndpoints']] = None,
+                 updated_at: Optional[_builtins.int] = None):
+        pulumi.set(__self__, "name", name)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if endpoints is not None:
+            pulumi.set(__self__, "endpoints", endpoints)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoints(self) -> Optional[Sequence['outputs.GetUrlGroupsResultItemsEndpoints']]:
+        return pulumi.get(self, "endpoints")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetUrlGroupsResultItemsEndpoints(dict):
+    def __init__(__self__, *,
+                 url: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "url", url)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
 class MessagingBudgetBefore(dict):
     def __init__(__self__, *,
                  budget: _builtins.float):
@@ -1313,6 +1582,65 @@ class MessagingQueueFound(dict):
 
 
 @pulumi.output_type
+class MessagingScheduleFlowControl(dict):
+    """
+    Delivers the messages under a flow control key: parallelism and/or rate per period.
+    """
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 parallelism: Optional[_builtins.int] = None,
+                 period: Optional[_builtins.str] = None,
+                 rate: Optional[_builtins.int] = None):
+        """
+        Delivers the messages under a flow control key: parallelism and/or rate per period.
+
+        :param _builtins.str key: The flow control key the schedule's messages are delivered under.
+        :param _builtins.int parallelism: How many of the key's messages are delivered at once.
+        :param _builtins.str period: The rate's period, such as "1m" (default 1s).
+        :param _builtins.int rate: How many of the key's messages are delivered per period.
+        """
+        pulumi.set(__self__, "key", key)
+        if parallelism is not None:
+            pulumi.set(__self__, "parallelism", parallelism)
+        if period is not None:
+            pulumi.set(__self__, "period", period)
+        if rate is not None:
+            pulumi.set(__self__, "rate", rate)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        The flow control key the schedule's messages are delivered under.
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def parallelism(self) -> Optional[_builtins.int]:
+        """
+        How many of the key's messages are delivered at once.
+        """
+        return pulumi.get(self, "parallelism")
+
+    @_builtins.property
+    @pulumi.getter
+    def period(self) -> Optional[_builtins.str]:
+        """
+        The rate's period, such as "1m" (default 1s).
+        """
+        return pulumi.get(self, "period")
+
+    @_builtins.property
+    @pulumi.getter
+    def rate(self) -> Optional[_builtins.int]:
+        """
+        How many of the key's messages are delivered per period.
+        """
+        return pulumi.get(self, "rate")
+
+
+@pulumi.output_type
 class SearchIndexFound(dict):
     """
     An adopted index as it was before this stack changed it: what destroy gives back.
@@ -1387,5 +1715,45 @@ class SearchIndexTokens(dict):
         The index's read-only token.
         """
         return pulumi.get(self, "read_only_token")
+
+
+@pulumi.output_type
+class UrlGroupEndpoints(dict):
+    def __init__(__self__, *,
+                 url: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "url", url)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class UrlGroupOtherEndpoints(dict):
+    def __init__(__self__, *,
+                 url: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "url", url)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
 
 

@@ -25,6 +25,16 @@ export const MessagingRegion = {
 
 export type MessagingRegion = (typeof MessagingRegion)[keyof typeof MessagingRegion];
 
+export const ScheduleMethod = {
+    GET: "GET",
+    POST: "POST",
+    PUT: "PUT",
+    PATCH: "PATCH",
+    DELETE: "DELETE",
+} as const;
+
+export type ScheduleMethod = (typeof ScheduleMethod)[keyof typeof ScheduleMethod];
+
 export const SearchIndexType = {
     Free: "free",
     Payg: "payg",
