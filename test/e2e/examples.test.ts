@@ -12,7 +12,14 @@ import { PACKAGE_ROOT } from "../../provider/automation";
 import { SETTINGS_KEYS } from "../../provider/config";
 import { installPlugin, pluginCacheDir } from "../../provider/plugin/install";
 import { goBuild } from "../support/goWorkspace";
-import { backendContains, pulumiCliDir, testBackend, testEnv, type TestEnv } from "../support/harness";
+import {
+  backendContains,
+  freshMessagingAccount,
+  pulumiCliDir,
+  testBackend,
+  testEnv,
+  type TestEnv,
+} from "../support/harness";
 import { PLUGIN_MAIN } from "../support/pluginProcess";
 import type { MgmtStack } from "../../provider/automation";
 
@@ -281,6 +288,49 @@ test("yaml: getSearchIndex and getMessagingAccount answer an index's name and an
     for (const token of [existing.token, account.token]) expect(up.stdout.includes(token)).toBe(false);
     expect(backendContains(s, [existing.token, account.token])).toEqual([]);
     await s.destroy();
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("yaml-schedules: a URL group and a schedule that publishes to it, through the plugin: up creates both, a no-op preview calls nothing, a new cron changes the same schedule in place, destroy deletes both", async () => {
+  const { token, account } = freshMessagingAccount(env);
+  const work = mkdtempSync(path.join(tmpdir(), "yaml-schedules-"));
+  try {
+    const program = readFileSync(path.join(EXAMPLES, "yaml-schedules/Pulumi.yaml"), "utf8");
+    writeFileSync(path.join(work, "Pulumi.yaml"), program);
+    const home = path.join(work, "pulumi-home");
+    installPlugin(pluginCacheDir({ PULUMI_HOME: home }), PLUGIN_MAIN);
+    const s = await env.stack({
+      workDir: work,
+      stackName: "dev",
+      envVars: { PULUMI_HOME: home },
+      mgmt: { messagingToken: token },
+    });
+    const up = await logged(s.up());
+    expect(account.topics["nightly-receivers"].endpoints.map((e) => e.url).sort()).toEqual([
+      "https://billing.example.com/nightly",
+      "https://reports.example.com/nightly",
+    ]);
+    const [id, ...others] = Object.keys(account.schedules);
+    expect(others).toEqual([]);
+    expect(up.outputs.scheduleId.value).toBe(id);
+    expect(account.schedules[id]).toMatchObject({ destination: "nightly-receivers", paused: false });
+    expect(account.schedules[id].cron).toMatch(/0 3 \* \* \*$/);
+
+    env.emu.resetLog();
+    expect((await logged(s.stack.preview())).changeSummary).toEqual({ same: 3 });
+    expect(env.emu.requests()).toEqual([]);
+
+    writeFileSync(path.join(work, "Pulumi.yaml"), program.replace('cron: "0 3 * * *"', 'cron: "30 4 * * *"'));
+    expect((await logged(s.up())).summary.resourceChanges).toEqual({ same: 2, update: 1 });
+    expect(Object.keys(account.schedules)).toEqual([id]);
+    expect(account.schedules[id].cron).toMatch(/30 4 \* \* \*$/);
+
+    await logged(s.destroy());
+    expect(account.schedules).toEqual({});
+    expect(account.topics["nightly-receivers"]).toBeUndefined();
+    expect(backendContains(s, [token])).toEqual([]);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
