@@ -10,7 +10,7 @@
  *   Destroy removes only those endpoints, and deletes the group only when the stack made it and
  *   nothing else is left in it; a group the stack found keeps everything else.
  * - The service refuses (400) to delete a group a schedule publishes to: destroy says so in one
- *   line, with the service's own words (which name the schedule where the service does).
+ *   line naming the schedules whose destination is the group (listed after the refusal).
  * - Over the account's `max_topics` or `max_endpoints_per_topic` the service answers 412: the
  *   error says which limits.
  */
@@ -46,12 +46,27 @@ async function actOn<T>(target: GroupTarget, action: string, call: () => Promise
         `could not ${action} ${urlGroupLabel(target.group)} in ${target.region}`,
         `the service answered 412: ${err.serviceMessage ?? "no message"} (the account's plan limits URL groups, max_topics, and endpoints per group, max_endpoints_per_topic: remove some or raise the plan)`,
       );
-    if (err instanceof ApiError && err.status === 400 && action === "delete")
+    if (err instanceof ApiError && err.status === 400 && action === "delete") {
+      const publishing = await schedulesPublishingTo(target);
+      const which = publishing?.length
+        ? `${publishing.length === 1 ? "schedule" : "schedules"} ${publishing.map((id) => `"${id}"`).join(", ")} still ${publishing.length === 1 ? "publishes" : "publish"} to it`
+        : "a schedule still publishes to it";
       throw err.about(
         `could not delete ${urlGroupLabel(target.group)} in ${target.region}`,
-        `a schedule still publishes to it (the service answered 400: ${err.serviceMessage ?? "no message"}); delete the schedule or point it elsewhere, then destroy again`,
+        `${which} (the service answered 400: ${err.serviceMessage ?? "no message"}); delete the schedule or point it elsewhere, then destroy again`,
       );
+    }
     throw err;
+  }
+}
+
+/** The ids of the schedules whose destination is the group; undefined when they cannot be listed (the refusal is told without them). */
+async function schedulesPublishingTo(target: GroupTarget): Promise<string[] | undefined> {
+  try {
+    const all = await apiClient().schedules({ region: target.region, token: target.token }).list();
+    return all.filter((s) => s.destination === target.group).map((s) => s.scheduleId);
+  } catch {
+    return undefined;
   }
 }
 
