@@ -15,6 +15,8 @@ const LIMIT_HINTS = {
   queues: " (the account has as many queues as its plan allows, max_queues: delete a queue or raise the plan)",
   schedules:
     " (the account has as many schedules as its plan allows, max_schedules: delete a schedule or raise the plan)",
+  urlGroups:
+    " (the account's plan limits URL groups, max_topics, and endpoints per group, max_endpoints_per_topic: remove some or raise the plan)",
 };
 
 export async function act<T>(

@@ -36,16 +36,11 @@ export const urlGroupLabel = (group: string) => `URL group "${group}"`;
 
 type GroupTarget = Pick<UrlGroupInputs, "group" | "region" | "token">;
 
-/** A call about the group, its failure told about it; a 412 names the limits that the service applies. */
+/** A call about the group, its failure told about it (a 412 names the limits; a refused delete, the schedules that keep the group). */
 async function actOn<T>(target: GroupTarget, action: string, call: () => Promise<T>): Promise<T> {
   try {
-    return await act(urlGroupLabel(target.group), action, target, call);
+    return await act(urlGroupLabel(target.group), action, target, call, "urlGroups");
   } catch (err) {
-    if (err instanceof ApiError && err.status === 412)
-      throw err.about(
-        `could not ${action} ${urlGroupLabel(target.group)} in ${target.region}`,
-        `the service answered 412: ${err.serviceMessage ?? "no message"} (the account's plan limits URL groups, max_topics, and endpoints per group, max_endpoints_per_topic: remove some or raise the plan)`,
-      );
     if (err instanceof ApiError && err.status === 400 && action === "delete") {
       const publishing = await schedulesPublishingTo(target);
       const which = publishing?.length
