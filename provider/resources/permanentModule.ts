@@ -1,6 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure } from "../runtime";
-import type { ProviderName } from "./all";
 import type { ResourceDeclaration } from "./declare";
 
 /**
@@ -8,13 +7,12 @@ import type { ResourceDeclaration } from "./declare";
  * dynamicDoor.ts): the declared operations plus `configure`, as plain properties,
  * so that the module's exports object is itself the provider.
  *
- * It loads that resource's own declaration (`<module>/declaration`, exported as `<module>`), not
- * the list of every resource (all.ts): a dynamic provider process starts for each engine run and
- * loads only the resources its program's state names.
+ * Each providers/<module> file passes its own declaration, not a name looked up in the list of
+ * every resource (all.ts): a dynamic provider process starts for each engine run and loads only
+ * the resources its program's state names (test/unit/permanentModules.test.ts holds each file to
+ * the list).
  */
-export function permanentModule(module: ProviderName): pulumi.dynamic.ResourceProvider {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const declaration: ResourceDeclaration = require(`./${module}/declaration`)[module];
+export function permanentModule(declaration: ResourceDeclaration): pulumi.dynamic.ResourceProvider {
   const impl = declaration.operations;
   return {
     configure,

@@ -94,7 +94,7 @@ async function dynamicProcess(settings: MgmtConfig): Promise<ProviderProcess> {
     const declared = require("../../provider/resources/all") as typeof import("../../provider/resources/all");
     const { permanentModule } =
       require("../../provider/resources/permanentModule") as typeof import("../../provider/resources/permanentModule");
-    for (const r of declared.RESOURCES) modules.set(`${DYNAMIC_PREFIX}${r.type}`, permanentModule(r.module));
+    for (const r of declared.RESOURCES) modules.set(`${DYNAMIC_PREFIX}${r.type}`, permanentModule(r));
   });
   // Every module shares the one runtime module of this registry: configuring one configures all.
   await [...modules.values()][0].configure!({ config } as unknown as pulumi.dynamic.ConfigureRequest);
