@@ -3,10 +3,10 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   transform: { "^.+\\.ts$": "ts-jest" },
-  // Three workers on 2 cores: the files wait a sixth of their time (timeouts, Retry-After, a
-  // PostgreSQL restart, a dead worker's confirmation), and a third file fills those waits
-  // (CONTRIBUTING.md, "The suite's time").
-  maxWorkers: 3,
+  // Four workers on 2 cores: the files wait part of their time (timeouts, Retry-After, a
+  // PostgreSQL restart, a dead worker's confirmation), and the third and fourth files fill those
+  // waits (CONTRIBUTING.md, "The suite's time").
+  maxWorkers: 4,
   testTimeout: 300000,
   // The fleet imports pulumi-mgmt by the name its users see (tsconfig.json "paths"): tests load the
   // source, one instance of each module beside what they import from provider/ themselves. Not the
