@@ -7,6 +7,7 @@
 // Test-suite switches, not settings: kept (the CLI's folder and the profile's log: npm run test:profile).
 const KEEP = new Set([
   "MGMT_MATRIX_LEGS",
+  "MGMT_RECORD_BACKEND_LAYOUTS",
   "PULUMI_MGMT_CACHE",
   "PULUMI_MGMT_CLI_DIR",
   "PULUMI_MGMT_PROFILE_LOG",
