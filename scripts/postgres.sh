@@ -14,6 +14,9 @@
 #
 # Progress and errors go to stderr. A failure says why (no root to install, no apt, ...).
 set -euo pipefail
+# As root it runs useradd and runuser, which live in sbin: a PATH made for a user (env -i, cron,
+# a CI runner) may lack it.
+PATH="$PATH:/usr/sbin:/sbin"
 log() { printf '[postgres] %s\n' "$*" >&2; }
 die() { printf '[postgres] error: %s\n' "$*" >&2; exit 1; }
 
