@@ -172,7 +172,9 @@ async function layoutOf(kind: string, backendUrl: string, stack: string, lock: S
   const columns = await pg.sql<{ column_name: string; data_type: string }>(
     "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'pulumi_state' ORDER BY ordinal_position",
   );
-  const [row] = await pg.sql<{ data: string }>("SELECT data::text AS data FROM pulumi_state WHERE key = $1", [lock.where]);
+  const [row] = await pg.sql<{ data: string }>("SELECT data::text AS data FROM pulumi_state WHERE key = $1", [
+    lock.where,
+  ]);
   const text = Buffer.from(JSON.parse(row.data).data, "base64").toString("utf8");
   return {
     postgres: {
@@ -283,7 +285,10 @@ describe.each(SUPPORTED)("the lock as the Pulumi CLI %s writes it", (version) =>
     const other = put(run("other"));
     const locks = await readStackLocks(url, PROJECT, "mine");
     expect(locks).toEqual([
-      { where, holder: { pid: mine.pid, username: userInfo().username, hostname: hostname(), timestamp: mine.timestamp } },
+      {
+        where,
+        holder: { pid: mine.pid, username: userInfo().username, hostname: hostname(), timestamp: mine.timestamp },
+      },
     ]);
     await deleteDeadRunsLock(url, locks![0]);
     expect(await readStackLocks(url, PROJECT, "mine")).toEqual([]);
@@ -312,7 +317,10 @@ describe.each(SUPPORTED)("the lock as the Pulumi CLI %s writes it", (version) =>
     const other = await put(run("other"));
     const locks = await readStackLocks(url, PROJECT, "mine");
     expect(locks).toEqual([
-      { where, holder: { pid: mine.pid, username: userInfo().username, hostname: hostname(), timestamp: mine.timestamp } },
+      {
+        where,
+        holder: { pid: mine.pid, username: userInfo().username, hostname: hostname(), timestamp: mine.timestamp },
+      },
     ]);
     await deleteDeadRunsLock(url, locks![0]);
     expect(await readStackLocks(url, PROJECT, "mine")).toEqual([]);
