@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir, userInfo } from "node:os";
+import { homedir, hostname, tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { cliEnv, PACKAGE_ROOT, pulumiCliDir } from "../../provider/automation";
 import { deleteDeadRunsLock, readStackLocks, type StackLock } from "../../fleet/adapters/pulumiBackend";
@@ -42,7 +42,7 @@ const atLeast = (version: string, floor: string) => {
 };
 const cache =
   process.env.PULUMI_MGMT_CACHE ??
-  path.join(process.env.XDG_CACHE_HOME ?? path.join(userInfo().homedir, ".cache"), "pulumi-mgmt");
+  path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "pulumi-mgmt");
 /** Each supported CLI found here: its folder (holding `pulumi` and its Node.js language host). */
 const CLIS: [string, string][] = [
   ["the repository's", pulumiCliDir()],
