@@ -269,6 +269,29 @@ describe.each(SUPPORTED)("the lock as the Pulumi CLI %s writes it", (version) =>
     timestamp: new Date().toISOString(),
   });
 
+  /**
+   * Lays out a dead run's lock of stack "mine" and another stack's lock with `put`; the adapter
+   * finds the first with its holder and deletes it. Returns where the other one is, to check it stays.
+   */
+  async function foundAndDeletedAlone(
+    url: string,
+    put: (v: ReturnType<typeof run>) => string | Promise<string>,
+  ): Promise<string> {
+    const mine = run("mine");
+    const where = await put(mine);
+    const other = await put(run("other"));
+    const locks = await readStackLocks(url, PROJECT, "mine");
+    expect(locks).toEqual([
+      {
+        where,
+        holder: { pid: mine.pid, username: userInfo().username, hostname: hostname(), timestamp: mine.timestamp },
+      },
+    ]);
+    await deleteDeadRunsLock(url, locks![0]);
+    expect(await readStackLocks(url, PROJECT, "mine")).toEqual([]);
+    return other;
+  }
+
   test("on a file backend", async () => {
     const layout = layouts[version]?.file;
     expect(layout).toBeDefined();
@@ -280,18 +303,7 @@ describe.each(SUPPORTED)("the lock as the Pulumi CLI %s writes it", (version) =>
       writeFileSync(where, filled(layout!.text, v));
       return where;
     };
-    const mine = run("mine");
-    const where = put(mine);
-    const other = put(run("other"));
-    const locks = await readStackLocks(url, PROJECT, "mine");
-    expect(locks).toEqual([
-      {
-        where,
-        holder: { pid: mine.pid, username: userInfo().username, hostname: hostname(), timestamp: mine.timestamp },
-      },
-    ]);
-    await deleteDeadRunsLock(url, locks![0]);
-    expect(await readStackLocks(url, PROJECT, "mine")).toEqual([]);
+    const other = await foundAndDeletedAlone(url, put);
     expect(existsSync(other)).toBe(true);
   });
 
@@ -312,18 +324,7 @@ describe.each(SUPPORTED)("the lock as the Pulumi CLI %s writes it", (version) =>
       await pg.sql("INSERT INTO pulumi_state (key, data) VALUES ($1, $2)", [key, data], url);
       return key;
     };
-    const mine = run("mine");
-    const where = await put(mine);
-    const other = await put(run("other"));
-    const locks = await readStackLocks(url, PROJECT, "mine");
-    expect(locks).toEqual([
-      {
-        where,
-        holder: { pid: mine.pid, username: userInfo().username, hostname: hostname(), timestamp: mine.timestamp },
-      },
-    ]);
-    await deleteDeadRunsLock(url, locks![0]);
-    expect(await readStackLocks(url, PROJECT, "mine")).toEqual([]);
+    const other = await foundAndDeletedAlone(url, put);
     expect((await pg.sql("SELECT key FROM pulumi_state", [], url)).map((r) => r.key)).toEqual([other]);
   });
 });
