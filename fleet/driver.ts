@@ -10,6 +10,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { boundPulumiCommand } from "pulumi-mgmt/internal/automation/boundCli";
+import { checkCliHasBackend } from "pulumi-mgmt/internal/automation/stack";
 import { runFailureReason, type TenantResult } from "./converge";
 import { FenceBusyError } from "./fence";
 import { ensureFleetSchema } from "./fleetDatabase";
@@ -46,6 +48,8 @@ const UNREACHABLE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|the database system is (starting up|shutting down)|Connection terminated|terminating connection/;
 
 export async function startFencedDriver(database: string, o: FencedDriverOptions): Promise<FencedDriver> {
+  // The stacks' state is in this database: a CLI without that backend fails here, not per tenant.
+  checkCliHasBackend(database, await boundPulumiCommand());
   await ensureFleetSchema(database);
   const worker = `driver-${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
   const liveness = new Liveness(database, o.log, { name: "the state database" });

@@ -14,7 +14,8 @@ import {
   type Task,
   type WorkerEvents,
 } from "graphile-worker";
-import type { MgmtConfig } from "pulumi-mgmt/internal/automation/stack";
+import { boundPulumiCommand } from "pulumi-mgmt/internal/automation/boundCli";
+import { checkCliHasBackend, type MgmtConfig } from "pulumi-mgmt/internal/automation/stack";
 import { jobsLockedLongerThan } from "./adapters/graphileWorker";
 import { ACTIONS } from "./converge";
 import { convergeFenced } from "./fencedRun";
@@ -59,6 +60,8 @@ export interface FleetWorker {
 /** Starts a worker process's job runner. */
 export async function startWorker(o: WorkerOptions): Promise<FleetWorker> {
   const log = o.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  // The stacks' state is in the fleet's database: a CLI without that backend fails here, not per job.
+  checkCliHasBackend(o.database, await boundPulumiCommand());
   await ensureFleetSchema(o.database);
   const liveness = new Liveness(o.database, log);
   await liveness.start();

@@ -253,7 +253,8 @@ function probeStack(commands: string[]): Stack {
   return Object.create(Stack.prototype, { name: { value: "sdk-adapter-probe" }, workspace: { value: workspace } });
 }
 
-function compareVersions(a: string, b: string): number {
+/** Orders two x.y.z versions (a pre-release suffix is ignored). */
+export function compareVersions(a: string, b: string): number {
   const [pa, pb] = [a, b].map((v) => v.split(/[.-]/).slice(0, 3).map(Number));
   for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
   return 0;

@@ -16,9 +16,9 @@ import {
 } from "@pulumi/pulumi/automation";
 import { SETTINGS_KEYS, type SettingName } from "../config";
 import { boundPulumiCommand } from "./boundCli";
-import { cliEnv, PACKAGE_ROOT, pulumiCommand } from "./cli";
+import { cliEnv, PACKAGE_ROOT, pulumiCliDir, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
-import { selectOrCreateStack } from "./sdkAdapter";
+import { compareVersions, selectOrCreateStack } from "./sdkAdapter";
 import {
   leanDestroy,
   leanRefresh,
@@ -159,6 +159,7 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
     backendUrl = settings.backend?.url;
   }
   backendUrl ??= fileUrl(path.join(projectDir, ".pulumi-state"));
+  checkCliHasBackend(backendUrl, wsOptions.pulumiCommand!);
   const backendDir = backendUrl.startsWith("file://") ? backendUrl.slice("file://".length) : undefined;
   if (backendDir) mkdirSync(backendDir, { recursive: true });
   envVars.PULUMI_BACKEND_URL = backendUrl;
@@ -218,6 +219,24 @@ export async function mgmtStack(options: StackOptions): Promise<MgmtStack> {
     refresh: (opts) => leanRefresh(stack, opts),
     destroy: (opts) => leanDestroy(stack, opts),
   };
+}
+
+/** The first Pulumi CLI with a postgres:// backend (checked in its module sources: absent in 3.175.0). */
+export const POSTGRES_BACKEND_SINCE = "3.176.0";
+
+/**
+ * A postgres:// backend with a CLI older than POSTGRES_BACKEND_SINCE fails before any command
+ * runs, in one line: such a CLI takes the address for a Pulumi Cloud one and asks for a login
+ * (`PULUMI_ACCESS_TOKEN must be set for login`), which says nothing of the cause.
+ */
+export function checkCliHasBackend(backendUrl: string, command: { version: unknown }): void {
+  if (!/^postgres(ql)?:\/\//i.test(backendUrl) || command.version === null || command.version === undefined) return;
+  const version = String(command.version);
+  if (compareVersions(version, POSTGRES_BACKEND_SINCE) >= 0) return;
+  throw new UserError(
+    `the Pulumi CLI ${path.join(pulumiCliDir(), "pulumi")} is v${version}, which has no postgres:// backend (it came in ${POSTGRES_BACKEND_SINCE}): ` +
+      `put a newer pulumi first on PATH, or set PULUMI_MGMT_CLI_DIR to the folder of one (PULUMI_MGMT_CLI_VERSION=${POSTGRES_BACKEND_SINCE} makes scripts/ensure-pulumi.sh build one)`,
+  );
 }
 
 /**
