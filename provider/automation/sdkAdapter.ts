@@ -21,6 +21,7 @@ import {
 import { constructAdapterProblems } from "../plugin/constructAdapter";
 import { UserError } from "../userError";
 import { SECRET_SIG, SIG_KEY, UNKNOWN_VALUE } from "../wireSentinels";
+import { compareVersions } from "./versions";
 
 /** What the SDK's `up`, `refresh` and `destroy` read from the stack once their CLI command has succeeded. */
 export interface AfterCommand<Summary> {
@@ -251,11 +252,4 @@ function probeStack(commands: string[]): Stack {
     },
   };
   return Object.create(Stack.prototype, { name: { value: "sdk-adapter-probe" }, workspace: { value: workspace } });
-}
-
-/** Orders two x.y.z versions (a pre-release suffix is ignored). */
-export function compareVersions(a: string, b: string): number {
-  const [pa, pb] = [a, b].map((v) => v.split(/[.-]/).slice(0, 3).map(Number));
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
-  return 0;
 }

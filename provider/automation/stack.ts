@@ -18,7 +18,8 @@ import { SETTINGS_KEYS, type SettingName } from "../config";
 import { boundPulumiCommand } from "./boundCli";
 import { cliEnv, PACKAGE_ROOT, pulumiCliDir, pulumiCommand } from "./cli";
 import { isolateEngineConnections } from "./engineConnections";
-import { compareVersions, selectOrCreateStack } from "./sdkAdapter";
+import { selectOrCreateStack } from "./sdkAdapter";
+import { compareVersions } from "./versions";
 import {
   leanDestroy,
   leanRefresh,
