@@ -12,6 +12,7 @@
  * pass the signal on, and `kill %1` works only in an interactive shell.
  * A --port in use fails at once (exit 1) rather than leave the user talking to another process.
  */
+import "./needsPulumiMgmt";
 import { rmSync, writeFileSync } from "node:fs";
 import { exitStatus, parseCommandLine } from "pulumi-mgmt/internal/cli/commandLine";
 import { SEARCH_REGIONS, type SearchRegion } from "pulumi-mgmt/internal/api/schemas";

@@ -13,6 +13,7 @@
  * Every command takes --database URL (else MGMT_FLEET_DATABASE_URL, else a postgres://
  * PULUMI_BACKEND_URL). Workers need the service (MGMT_* variables) and PULUMI_CONFIG_PASSPHRASE.
  */
+import "./needsPulumiMgmt";
 import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { serviceFromEnv } from "./serviceEnv";

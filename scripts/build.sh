@@ -26,6 +26,7 @@ chmod +x dist/emulator/cli.js dist/provider/cli/recover.js dist/provider/cli/tem
 # (pulumi-mgmt/internal/*: the wire schemas, the automation helpers), a peer.
 echo "[build] staging the packages pulumi-mgmt-emulator (emulator/dist) and pulumi-mgmt-fleet (fleet/dist)" >&2
 rm -rf emulator/dist fleet/dist
+cp dist/emulator/needsPulumiMgmt.js dist/fleet/   # one source for both commands' peer check
 cp -R dist/emulator emulator/dist
 cp -R dist/fleet fleet/dist
 cp LICENSE emulator/LICENSE
