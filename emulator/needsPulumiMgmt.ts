@@ -14,9 +14,11 @@ try {
   const own = JSON.parse(readFileSync(path.join(__dirname, "..", "package.json"), "utf8")) as {
     name: string;
     bin: Record<string, string>;
+    peerDependencies: Record<string, string>;
   };
+  const tarball = `pulumi-mgmt-${own.peerDependencies["pulumi-mgmt"]}.tgz`;
   console.error(
-    `${Object.keys(own.bin)[0]}: pulumi-mgmt is not installed beside ${own.name}: install both in the project (npm install /path/to/pulumi-mgmt-0.1.0.tgz)`,
+    `${Object.keys(own.bin)[0]}: pulumi-mgmt is not installed beside ${own.name}: install both in the project (npm install /path/to/${tarball})`,
   );
   process.exit(1);
 }

@@ -4,11 +4,13 @@
  * on, instead of Node's "Cannot find module" stack trace.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
+// The tarball `npm pack` makes of pulumi-mgmt is named after its version.
+const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
 let dir: string;
 
 beforeAll(() => {
@@ -33,6 +35,6 @@ test.each([
   expect(run.status).toBe(1);
   expect(run.stdout).toBe("");
   expect(run.stderr).toBe(
-    `${command}: pulumi-mgmt is not installed beside ${pkg}: install both in the project (npm install /path/to/pulumi-mgmt-0.1.0.tgz)\n`,
+    `${command}: pulumi-mgmt is not installed beside ${pkg}: install both in the project (npm install /path/to/pulumi-mgmt-${version}.tgz)\n`,
   );
 });
