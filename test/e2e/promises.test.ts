@@ -6,6 +6,11 @@
  * alone), rotation in place, hostile input refused at preview. The full suites per promise
  * (objectSafety, provenance, rotation, faultMatrix, hostileInput) run through the dynamic
  * resources; these prove the plugin keeps the same behaviour, since it calls the same code.
+ *
+ * A scenario whose steps all succeed runs once, with both doors' resources in one stack (each door
+ * its own names and accounts, each check naming its door). One that fails while the program runs
+ * goes once per door: the engine registers no resource after the first error, so a second door's
+ * error may never be shown; and the ambiguous create has one fault for one request.
  */
 import { dynamicDoor, pluginDoor, type ResourceDoor } from "../support/resourceDoors";
 import { declaring, exported, failure, testEnv, type TestEnv } from "../support/harness";
@@ -18,9 +23,11 @@ beforeAll(async () => {
 afterAll(() => env.cleanup());
 beforeEach(() => env.emu.emulator.reset());
 
+let plugin: ResourceDoor | undefined;
 const DOORS: [string, () => ResourceDoor][] = [
   ["dynamic resources", () => dynamicDoor],
-  ["plugin", pluginDoor],
+  // One plugin home for the file.
+  ["plugin", () => (plugin ??= pluginDoor())],
 ];
 
 const indexes = () => env.client.searchIndexes.list();
@@ -29,7 +36,86 @@ const writeCalls = () =>
     .requests()
     .filter((r) => r.method !== "GET")
     .map((r) => r.route);
+/** A check per door, in the doors' order. */
+const byDoorAsync = <T>(doors: ResourceDoor[], f: (door: ResourceDoor, i: number) => Promise<T>) =>
+  Promise.all(doors.map(async (d, i) => [d.name, await f(d, i)]));
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+describe("through both doors at once", () => {
+  let doors: ResourceDoor[];
+  beforeAll(() => {
+    doors = DOORS.map(([, makeDoor]) => makeDoor());
+  });
+  const stack = (program: () => void) =>
+    env.stack({
+      program: async () => declaring(program),
+      envVars: Object.assign({}, ...doors.map((d) => d.envVars)),
+    });
+  const byDoor = <T>(f: (door: ResourceDoor, i: number) => T) => doors.map((d, i) => [d.name, f(d, i)]);
+
+  test("an adopted index is released on destroy with the name and plan it had; a budget raised by someone else is left", async () => {
+    const legacy = await Promise.all(
+      doors.map((door) =>
+        env.client.searchIndexes.create({ name: `legacy-${door.name}`, region: "eu-west-1", type: "free" }),
+      ),
+    );
+    const accounts = doors.map((_, i) =>
+      env.emu.emulator.data.accounts.find((a) => a.record.id === env.emu.users[0].accounts[i].id)!,
+    );
+    for (const account of accounts) account.record.budget = 0;
+    const s = await stack(() =>
+      doors.forEach((door, i) => {
+        door.declare("SearchIndex", "search", {
+          adopt: legacy[i].id,
+          name: `catalog-${door.name}`,
+          region: "eu-west-1",
+          type: "payg",
+        });
+        door.declare("MessagingBudget", "budget", { accountId: accounts[i].record.id, budget: 100 });
+      }),
+    );
+    await s.up();
+    expect(await byDoorAsync(doors, (_, i) => env.client.searchIndexes.get(legacy[i].id))).toMatchObject(
+      byDoor((door) => ({ name: `catalog-${door.name}`, type: "payg" })),
+    );
+    expect(byDoor((_, i) => accounts[i].record.budget)).toEqual(byDoor(() => 100));
+    for (const account of accounts) await env.client.messagingAccounts.setBudget(account.record.id, 5000); // finance raises it
+    env.emu.resetLog();
+    await s.destroy();
+    expect(await byDoorAsync(doors, (_, i) => env.client.searchIndexes.get(legacy[i].id))).toMatchObject(
+      byDoor((door) => ({ name: `legacy-${door.name}`, type: "free" })),
+    );
+    expect(byDoor((_, i) => accounts[i].record.budget)).toEqual(byDoor(() => 5000));
+    expect(writeCalls()).not.toContain("DELETE /v2/search/:id");
+  });
+
+  test("a new tokenRotation value rotates the index's tokens in place: same id, an update, the old token revoked", async () => {
+    let rotation = "first";
+    const s = await stack(() =>
+      doors.forEach((door) =>
+        door.declare("SearchIndex", "idx", {
+          name: `rotated-${door.name}`,
+          region: "eu-west-1",
+          type: "free",
+          tokenRotation: rotation,
+        }),
+      ),
+    );
+    await s.up();
+    const before = await indexes();
+    rotation = "second";
+    const up = await s.up();
+    expect(up.summary.resourceChanges).toEqual({ same: 1, update: doors.length });
+    const after = await indexes();
+    expect(
+      byDoor((door) => {
+        const [b, a] = [before, after].map((list) => list.find((i) => i.name === `rotated-${door.name}`)!);
+        return { sameId: a.id === b.id, newToken: a.token !== b.token };
+      }),
+    ).toEqual(byDoor(() => ({ sameId: true, newToken: true })));
+    await s.destroy();
+  });
+});
 
 describe.each(DOORS)("through the %s", (_label, makeDoor) => {
   let door: ResourceDoor;
@@ -79,46 +165,6 @@ describe.each(DOORS)("through the %s", (_label, makeDoor) => {
     await s.stack.setAllConfig(mgmtConfigMap({ username: alice.username, password: alice.password }));
     await s.destroy({ runProgram: true });
     expect(await indexes()).toEqual([]);
-  });
-
-  test("an adopted index is released on destroy with the name and plan it had; a budget raised by someone else is left", async () => {
-    const legacy = await env.client.searchIndexes.create({ name: "legacy", region: "eu-west-1", type: "free" });
-    const account = env.emu.emulator.data.accounts.find((a) => a.record.id === env.emu.users[0].accounts[0].id)!;
-    account.record.budget = 0;
-    const s = await stack(() => {
-      door.declare("SearchIndex", "search", { adopt: legacy.id, name: "catalog", region: "eu-west-1", type: "payg" });
-      door.declare("MessagingBudget", "budget", { accountId: account.record.id, budget: 100 });
-    });
-    await s.up();
-    expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "catalog", type: "payg" });
-    expect(account.record.budget).toBe(100);
-    await env.client.messagingAccounts.setBudget(account.record.id, 5000); // finance raises it
-    env.emu.resetLog();
-    await s.destroy();
-    expect(await env.client.searchIndexes.get(legacy.id)).toMatchObject({ name: "legacy", type: "free" });
-    expect(account.record.budget).toBe(5000);
-    expect(writeCalls()).not.toContain("DELETE /v2/search/:id");
-  });
-
-  test("a new tokenRotation value rotates the index's tokens in place: same id, an update, the old token revoked", async () => {
-    let rotation = "first";
-    const s = await stack(() =>
-      door.declare("SearchIndex", "idx", {
-        name: "rotated",
-        region: "eu-west-1",
-        type: "free",
-        tokenRotation: rotation,
-      }),
-    );
-    await s.up();
-    const [before] = await indexes();
-    rotation = "second";
-    const up = await s.up();
-    expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
-    const [after] = await indexes();
-    expect(after.id).toBe(before.id);
-    expect(after.token).not.toBe(before.token);
-    await s.destroy();
   });
 
   test("a plan the service does not have is refused at preview in one line naming the field, nothing written", async () => {
