@@ -9,6 +9,7 @@ import {
   backendContains,
   declaring,
   exported,
+  failure,
   testEnv,
   writes,
   type TestEnv,
@@ -254,8 +255,9 @@ test.each([
   },
 );
 
-describe("bad keys and queue names fail at preview with no API call", () => {
-  test.each([
+test("bad keys and queue names fail at preview with no API call, each named with its component and field", async () => {
+  // One program declares every case as a component of its own: one preview shows them all.
+  const CASES: [Record<string, unknown>, RegExp][] = [
     [{ flowControlKeys: [{ key: "" }] }, /key: flow control key must not be empty/],
     [{ flowControlKeys: [{ key: "k".repeat(129) }] }, /key: flow control key must be at most 128 characters/],
     [
@@ -267,24 +269,31 @@ describe("bad keys and queue names fail at preview with no API call", () => {
     [{ queues: [{ name: "ünïcode" }] }, /queues\[0\]\.name: queue name may contain only/],
     [{ region: "eu-west-1" }, /region: Invalid option: expected one of "eu-central-1"\|"us-east-1"/],
     [{ flowControlKeys: [{ key: "k", paused: "yes" }] }, /paused: must be true or false/],
-  ])("%j", async (extra, message) => {
-    const { token } = seeded();
-    const s = await env.stack({
-      program: programOf(
-        () =>
-          ({
-            region: "eu-central-1",
-            token,
-            flowControlKeys: [{ key: "tenant-a" }],
-            ...extra,
-          }) as MessagingControlsArgs,
-      ),
-    });
-    env.emu.resetLog();
-    await expect(s.stack.preview()).rejects.toThrow(message);
-    expect(writes(env.emu)).toBe(0);
-    expect(env.emu.requests()).toEqual([]);
+  ];
+  const { token } = seeded();
+  const s = await env.stack({
+    program: async () => {
+      CASES.forEach(([extra], i) =>
+        declaring(
+          () =>
+            new MessagingControls(`case-${i}`, {
+              region: "eu-central-1",
+              token,
+              flowControlKeys: [{ key: "tenant-a" }],
+              ...extra,
+            } as MessagingControlsArgs),
+        ),
+      );
+    },
   });
+  env.emu.resetLog();
+  const message = await failure(s.stack.preview());
+  const said = (i: number) => message.match(new RegExp(`MessagingControls "case-${i}": [^\\n]*`))?.[0];
+  expect(CASES.map(([extra, expected], i) => [extra, said(i)?.match(expected) ? "said" : said(i)])).toEqual(
+    CASES.map(([extra]) => [extra, "said"]),
+  );
+  expect(writes(env.emu)).toBe(0);
+  expect(env.emu.requests()).toEqual([]);
 });
 
 test("actions are retried through transient faults", async () => {
