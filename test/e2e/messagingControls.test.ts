@@ -288,7 +288,9 @@ test("bad keys and queue names fail at preview with no API call, each named with
   });
   env.emu.resetLog();
   const message = await failure(s.stack.preview());
-  const said = (i: number) => message.match(new RegExp(`MessagingControls "case-${i}": [^\\n]*`))?.[0];
+  // The engine's summary, where each error is whole (progress lines are cut to the terminal's width).
+  const diagnostics = message.split("Diagnostics:")[1].split("Resources:")[0];
+  const said = (i: number) => diagnostics.match(new RegExp(`MessagingControls "case-${i}": [^\\n]*`))?.[0];
   expect(CASES.map(([extra, expected], i) => [extra, said(i)?.match(expected) ? "said" : said(i)])).toEqual(
     CASES.map(([extra]) => [extra, "said"]),
   );

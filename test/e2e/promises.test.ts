@@ -12,8 +12,16 @@
  * goes once per door: the engine registers no resource after the first error, so a second door's
  * error may never be shown; and the ambiguous create has one fault for one request.
  */
-import { dynamicDoor, pluginDoor, type ResourceDoor } from "../support/resourceDoors";
-import { declaring, exported, failure, testEnv, type TestEnv } from "../support/harness";
+import {
+  byDoor,
+  byDoorAsync,
+  doorsEnv,
+  DOOR_PLAN,
+  dynamicDoor,
+  pluginDoor,
+  type ResourceDoor,
+} from "../support/resourceDoors";
+import { declaring, exported, failure, messagingAccount, testEnv, type TestEnv } from "../support/harness";
 import { mgmtConfigMap } from "../../provider/automation";
 
 let env: TestEnv;
@@ -36,9 +44,6 @@ const writeCalls = () =>
     .requests()
     .filter((r) => r.method !== "GET")
     .map((r) => r.route);
-/** A check per door, in the doors' order. */
-const byDoorAsync = <T>(doors: ResourceDoor[], f: (door: ResourceDoor, i: number) => Promise<T>) =>
-  Promise.all(doors.map(async (d, i) => [d.name, await f(d, i)]));
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("through both doors at once", () => {
@@ -47,72 +52,71 @@ describe("through both doors at once", () => {
     doors = DOORS.map(([, makeDoor]) => makeDoor());
   });
   const stack = (program: () => void) =>
-    env.stack({
-      program: async () => declaring(program),
-      envVars: Object.assign({}, ...doors.map((d) => d.envVars)),
-    });
-  const byDoor = <T>(f: (door: ResourceDoor, i: number) => T) => doors.map((d, i) => [d.name, f(d, i)]);
+    env.stack({ program: async () => declaring(program), envVars: doorsEnv(doors) });
 
   test("an adopted index is released on destroy with the name and plan it had; a budget raised by someone else is left", async () => {
-    const legacy = await Promise.all(
-      doors.map((door) =>
-        env.client.searchIndexes.create({ name: `legacy-${door.name}`, region: "eu-west-1", type: "free" }),
-      ),
+    const per = await Promise.all(
+      doors.map(async (door) => ({
+        door,
+        legacy: await env.client.searchIndexes.create({
+          name: `legacy-${door.name}`,
+          region: "eu-west-1",
+          type: "free",
+        }),
+        account: messagingAccount(env, DOOR_PLAN[door.name]).account,
+      })),
     );
-    const accounts = doors.map((_, i) =>
-      env.emu.emulator.data.accounts.find((a) => a.record.id === env.emu.users[0].accounts[i].id)!,
-    );
-    for (const account of accounts) account.record.budget = 0;
-    const s = await stack(() =>
-      doors.forEach((door, i) => {
+    for (const { account } of per) account.record.budget = 0;
+    const s = await stack(() => {
+      for (const { door, legacy, account } of per) {
         door.declare("SearchIndex", "search", {
-          adopt: legacy[i].id,
+          adopt: legacy.id,
           name: `catalog-${door.name}`,
           region: "eu-west-1",
           type: "payg",
         });
-        door.declare("MessagingBudget", "budget", { accountId: accounts[i].record.id, budget: 100 });
-      }),
-    );
+        door.declare("MessagingBudget", "budget", { accountId: account.record.id, budget: 100 });
+      }
+    });
     await s.up();
-    expect(await byDoorAsync(doors, (_, i) => env.client.searchIndexes.get(legacy[i].id))).toMatchObject(
-      byDoor((door) => ({ name: `catalog-${door.name}`, type: "payg" })),
+    expect(await byDoorAsync(per, ({ legacy }) => env.client.searchIndexes.get(legacy.id))).toMatchObject(
+      byDoor(per, ({ door }) => ({ name: `catalog-${door.name}`, type: "payg" })),
     );
-    expect(byDoor((_, i) => accounts[i].record.budget)).toEqual(byDoor(() => 100));
-    for (const account of accounts) await env.client.messagingAccounts.setBudget(account.record.id, 5000); // finance raises it
+    expect(byDoor(per, ({ account }) => account.record.budget)).toEqual(byDoor(doors, () => 100));
+    for (const { account } of per) await env.client.messagingAccounts.setBudget(account.record.id, 5000); // finance raises it
     env.emu.resetLog();
     await s.destroy();
-    expect(await byDoorAsync(doors, (_, i) => env.client.searchIndexes.get(legacy[i].id))).toMatchObject(
-      byDoor((door) => ({ name: `legacy-${door.name}`, type: "free" })),
+    expect(await byDoorAsync(per, ({ legacy }) => env.client.searchIndexes.get(legacy.id))).toMatchObject(
+      byDoor(per, ({ door }) => ({ name: `legacy-${door.name}`, type: "free" })),
     );
-    expect(byDoor((_, i) => accounts[i].record.budget)).toEqual(byDoor(() => 5000));
+    expect(byDoor(per, ({ account }) => account.record.budget)).toEqual(byDoor(doors, () => 5000));
     expect(writeCalls()).not.toContain("DELETE /v2/search/:id");
   });
 
   test("a new tokenRotation value rotates the index's tokens in place: same id, an update, the old token revoked", async () => {
     let rotation = "first";
-    const s = await stack(() =>
-      doors.forEach((door) =>
+    const s = await stack(() => {
+      for (const door of doors)
         door.declare("SearchIndex", "idx", {
           name: `rotated-${door.name}`,
           region: "eu-west-1",
           type: "free",
           tokenRotation: rotation,
-        }),
-      ),
-    );
+        });
+    });
     await s.up();
     const before = await indexes();
     rotation = "second";
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ same: 1, update: doors.length });
     const after = await indexes();
+    const named = (list: typeof before, door: ResourceDoor) => list.find((i) => i.name === `rotated-${door.name}`)!;
     expect(
-      byDoor((door) => {
-        const [b, a] = [before, after].map((list) => list.find((i) => i.name === `rotated-${door.name}`)!);
-        return { sameId: a.id === b.id, newToken: a.token !== b.token };
-      }),
-    ).toEqual(byDoor(() => ({ sameId: true, newToken: true })));
+      byDoor(doors, (door) => ({
+        sameId: named(after, door).id === named(before, door).id,
+        newToken: named(after, door).token !== named(before, door).token,
+      })),
+    ).toEqual(byDoor(doors, () => ({ sameId: true, newToken: true })));
     await s.destroy();
   });
 });

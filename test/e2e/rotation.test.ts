@@ -8,12 +8,14 @@
  * Every scenario runs through both front doors (test/support/resourceDoors.ts) at once, by the real
  * engine: one stack's program declares its resources both as dynamic resources and as the `mgmt`
  * plugin's resources, as the generated SDKs declare them (the account's token fed to the key as an
- * output, which the provider harness does not wire), each door on an account of its own. Every
- * check names the door it is about.
+ * output, which the provider harness does not wire). Each door has an account of its own, or,
+ * where one messaging token configures the stack, keys of its own; each check of a door's object
+ * names its door.
  */
 import type { PinSpec } from "../../provider";
 import { recoverPendingCreates } from "../../provider/automation";
 import { tokenIdentity } from "../../provider/resources/identity";
+import type { MgmtStack } from "../../provider/automation";
 import {
   backendContains,
   declaring,
@@ -21,17 +23,30 @@ import {
   failure,
   freshMessagingAccount,
   isSecret,
+  messagingAccount,
   testEnv,
   type TestEnv,
 } from "../support/harness";
 import { commandLine, descendantsOf } from "../support/processes";
-import { dynamicDoor, outputOf, pluginDoor, type ResourceDoor } from "../support/resourceDoors";
+import {
+  byDoor,
+  byDoorAsync,
+  doorsEnv,
+  DOOR_PLAN,
+  dynamicDoor,
+  outputOf,
+  pluginDoor,
+  type Kind,
+  type ResourceDoor,
+} from "../support/resourceDoors";
 
 const region = "eu-central-1";
 
 let env: TestEnv;
+let doors: ResourceDoor[];
 beforeAll(async () => {
   env = await testEnv();
+  doors = [dynamicDoor, pluginDoor()];
 });
 afterAll(() => env.cleanup());
 
@@ -41,30 +56,19 @@ const writeCalls = () =>
     .requests()
     .filter((r) => r.method !== "GET")
     .map((r) => `${r.method} ${r.path.replace(`/regional/${region}/v2`, "")}${r.query ? `?${r.query}` : ""}`);
-let doors: ResourceDoor[];
-beforeAll(() => {
-  doors = [dynamicDoor, pluginDoor()];
-});
-/** A stack with both doors' resources in one program, and what the doors need in the CLI's environment. */
+/** A stack whose program declares both doors' resources. */
 const stack = (o: Parameters<TestEnv["stack"]>[0]) =>
-  env.stack({ ...o, envVars: Object.assign({}, o.envVars, ...doors.map((d) => d.envVars)) });
-const keyOutputs = async (s: Parameters<typeof exported>[0], door: ResourceDoor) =>
-  (await exported(s, door.type("FlowControlKey")))[0].outputs!;
+  env.stack({ ...o, envVars: { ...o.envVars, ...doorsEnv(doors) } });
+const outputsOf = async (s: MgmtStack, door: ResourceDoor, kind: Kind) =>
+  (await exported(s, door.type(kind)))[0].outputs!;
 
-/**
- * A fresh emulator and, for each door, an eu-central-1 account of alice's of its own (the
- * dynamic door's her free one, the plugin door's her paid one) holding an unpaused key "k".
- */
+/** A fresh emulator and each door's account, holding an unpaused key "k". */
 function accountPerDoor() {
-  const { account: free } = freshMessagingAccount(env);
+  env.emu.emulator.reset();
   return doors.map((door) => {
-    const info = env.emu.users[0].accounts.find(
-      (a) => a.region === region && a.type === (door.name === "dynamic" ? "free" : "paid"),
-    )!;
-    const account =
-      door.name === "dynamic" ? free : env.emu.emulator.data.accounts.find((a) => a.record.id === info.id)!;
+    const { info, token, account } = messagingAccount(env, DOOR_PLAN[door.name]);
     account.keys.k = { waitListSize: 0, paused: false, rateResets: 0 };
-    return { door, info, token: info.token, account };
+    return { door, info, token, account };
   });
 }
 type DoorAccount = ReturnType<typeof accountPerDoor>[number];
@@ -82,26 +86,24 @@ test("1. a token rotated out of band: refresh records the account's current toke
   const per = accountPerDoor();
   const s = await stack({ program: accountAndPausedKey(per, () => "2026-11-01") });
   await s.up();
-  for (const { door, info, account } of per) {
-    expect(account.keys.k.paused).toBe(true);
-    expect((await keyOutputs(s, door)).managedBy).toBe(`account:${info.id}@${region}`);
-    // The security team rotates the token through the management API, as the console does.
-    await env.client.messagingAccounts.rotateToken(info.id);
-  }
+  expect(byDoor(per, ({ account }) => account.keys.k.paused)).toEqual(byDoor(doors, () => true));
+  expect(await byDoorAsync(per, async ({ door }) => (await outputsOf(s, door, "FlowControlKey")).managedBy)).toEqual(
+    byDoor(per, ({ info }) => `account:${info.id}@${region}`),
+  );
+
+  // The security team rotates the tokens through the management API, as the console does.
+  for (const { info } of per) await env.client.messagingAccounts.rotateToken(info.id);
   await s.refresh();
-  for (const { door, info, account } of per) {
-    const refreshed = await keyOutputs(s, door);
-    expect([door.name, refreshed]).toMatchObject([
-      door.name,
-      {
-        managedBy: `account:${info.id}@${region}`,
-        tokenFingerprint: tokenIdentity(account.record.token),
-        paused: true,
-      },
-    ]);
-    expect([door.name, isSecret(refreshed.token)]).toEqual([door.name, true]);
-    expect([door.name, backendContains(s, [account.record.token])]).toEqual([door.name, []]);
-  }
+  const refreshed = await byDoorAsync(per, ({ door }) => outputsOf(s, door, "FlowControlKey"));
+  expect(refreshed).toMatchObject(
+    byDoor(per, ({ info, account }) => ({
+      managedBy: `account:${info.id}@${region}`,
+      tokenFingerprint: tokenIdentity(account.record.token),
+      paused: true,
+    })),
+  );
+  expect(refreshed.map(([name, outputs]) => [name, isSecret(outputs.token)])).toEqual(byDoor(doors, () => true));
+  expect(byDoor(per, ({ account }) => backendContains(s, [account.record.token]))).toEqual(byDoor(doors, () => []));
   env.emu.resetLog();
   await s.up();
   expect(writeCalls()).toEqual([]);
@@ -109,7 +111,7 @@ test("1. a token rotated out of band: refresh records the account's current toke
   // Rotated again, and no refresh before destroy: the recorded token is revoked, the account's current one lifts the pause.
   for (const { info } of per) await env.client.messagingAccounts.rotateToken(info.id);
   await s.destroy();
-  expect(per.map(({ door, account }) => [door.name, account.keys.k.paused])).toEqual(doors.map((d) => [d.name, false]));
+  expect(byDoor(per, ({ account }) => account.keys.k.paused)).toEqual(byDoor(doors, () => false));
 });
 
 test("2. two stacks on one account: after A rotates, B refreshes and destroys with the account's current token, lifting its pause", async () => {
@@ -126,19 +128,17 @@ test("2. two stacks on one account: after A rotates, B refreshes and destroys wi
   const b = await stack({ stackName: "team-b", program: accountAndPausedKey(per, () => undefined) });
   await a.up();
   await b.up();
-  for (const { account } of per) expect(account.keys.k.paused).toBe(true);
+  expect(byDoor(per, ({ account }) => account.keys.k.paused)).toEqual(byDoor(doors, () => true));
 
   rotation = "a-2";
   await a.up();
-  for (const { info, account } of per) expect(account.record.token).not.toBe(info.token);
+  expect(byDoor(per, ({ info, account }) => account.record.token !== info.token)).toEqual(byDoor(doors, () => true));
   await b.refresh();
-  for (const { door, account } of per)
-    expect([door.name, await keyOutputs(b, door)]).toMatchObject([
-      door.name,
-      { tokenFingerprint: tokenIdentity(account.record.token) },
-    ]);
+  expect(await byDoorAsync(per, ({ door }) => outputsOf(b, door, "FlowControlKey"))).toMatchObject(
+    byDoor(per, ({ account }) => ({ tokenFingerprint: tokenIdentity(account.record.token) })),
+  );
   await b.destroy();
-  expect(per.map(({ door, account }) => [door.name, account.keys.k.paused])).toEqual(doors.map((d) => [d.name, false]));
+  expect(byDoor(per, ({ account }) => account.keys.k.paused)).toEqual(byDoor(doors, () => false));
 });
 
 test("3. an up killed after the service committed a rotation: after cancel and recovery, refresh, up and destroy converge on the account's current token", async () => {
@@ -146,11 +146,11 @@ test("3. an up killed after the service committed a rotation: after cancel and r
   let rotation = "r-1";
   const s = await stack({ stackName: "killed", program: accountAndPausedKey(per, () => rotation) });
   await s.up();
-  for (const { account } of per) expect(account.keys.k.paused).toBe(true);
+  expect(byDoor(per, ({ account }) => account.keys.k.paused)).toEqual(byDoor(doors, () => true));
 
-  // The rotations commit at once but answer late; the CLI is killed before the answers.
+  // Both rotations commit at once but answer late; the CLI is killed before either answer.
   rotation = "r-2";
-  env.emu.addFault({ method: "POST", path: "/rotate-token/", delayAfterMs: 15_000 });
+  env.emu.addFault({ method: "POST", path: "/rotate-token/", delayAfterMs: 15_000, times: per.length });
   const up = s.up().then(
     () => "finished",
     () => "killed",
@@ -159,18 +159,23 @@ test("3. an up killed after the service committed a rotation: after cancel and r
   expect(killOwnPulumi(/pulumi up .*--stack killed/)).toHaveLength(1);
   expect(await up).toBe("killed");
   env.emu.emulator.controls.clearFaults();
+  // Each door's account was caught inside its rotation: its state still has the rotation before.
+  expect(
+    await byDoorAsync(per, async ({ door }) => (await outputsOf(s, door, "MessagingAccount")).tokenRotation),
+  ).toEqual(byDoor(doors, () => "r-1"));
 
   await s.stack.cancel();
   await recoverPendingCreates(s.stack);
   await s.refresh();
   await s.up();
-  for (const { door, info, account } of per)
-    expect([door.name, await keyOutputs(s, door)]).toMatchObject([
-      door.name,
-      { managedBy: `account:${info.id}@${region}`, tokenFingerprint: tokenIdentity(account.record.token) },
-    ]);
+  expect(await byDoorAsync(per, ({ door }) => outputsOf(s, door, "FlowControlKey"))).toMatchObject(
+    byDoor(per, ({ info, account }) => ({
+      managedBy: `account:${info.id}@${region}`,
+      tokenFingerprint: tokenIdentity(account.record.token),
+    })),
+  );
   await s.destroy();
-  expect(per.map(({ door, account }) => [door.name, account.keys.k.paused])).toEqual(doors.map((d) => [d.name, false]));
+  expect(byDoor(per, ({ account }) => account.keys.k.paused)).toEqual(byDoor(doors, () => false));
 });
 
 test("4. a pin part the program drops is given back only while the stack's value is in place: an operator's re-pin stays; state of the token-hash identity is upgraded in place", async () => {
@@ -183,7 +188,9 @@ test("4. a pin part the program drops is given back only while the stack's value
       }),
   });
   await s.up();
-  for (const { account } of per) expect(account.keys.k.pinned).toEqual({ parallelism: 2, rate: 10, period: 1 });
+  expect(byDoor(per, ({ account }) => account.keys.k.pinned)).toEqual(
+    byDoor(doors, () => ({ parallelism: 2, rate: 10, period: 1 })),
+  );
 
   // State as the version before wrote it: the identity is the token's hash. A refresh with
   // management credentials records the account in place, with no write and no replacement.
@@ -197,11 +204,12 @@ test("4. a pin part the program drops is given back only while the stack's value
   await s.stack.importStack(deployment);
   env.emu.resetLog();
   await s.refresh();
-  for (const { door, info, token } of per)
-    expect([door.name, await keyOutputs(s, door)]).toMatchObject([
-      door.name,
-      { managedBy: `account:${info.id}@${region}`, tokenFingerprint: tokenIdentity(token) },
-    ]);
+  expect(await byDoorAsync(per, ({ door }) => outputsOf(s, door, "FlowControlKey"))).toMatchObject(
+    byDoor(per, ({ info, token }) => ({
+      managedBy: `account:${info.id}@${region}`,
+      tokenFingerprint: tokenIdentity(token),
+    })),
+  );
   expect(writeCalls()).toEqual([]);
 
   // An operator re-pins the rate during an incident; then the program drops `rate`.
@@ -210,10 +218,12 @@ test("4. a pin part the program drops is given back only while the stack's value
   env.emu.resetLog();
   await s.up();
   expect(writeCalls()).toEqual([]);
-  for (const { account } of per) expect(account.keys.k.pinned).toEqual({ parallelism: 2, rate: 50, period: 1 });
+  expect(byDoor(per, ({ account }) => account.keys.k.pinned)).toEqual(
+    byDoor(doors, () => ({ parallelism: 2, rate: 50, period: 1 })),
+  );
 
   await s.destroy();
-  for (const { account } of per) expect(account.keys.k.pinned).toEqual({ rate: 50, period: 1 });
+  expect(byDoor(per, ({ account }) => account.keys.k.pinned)).toEqual(byDoor(doors, () => ({ rate: 50, period: 1 })));
 });
 
 test("no management credentials: a revoked token fails refresh and destroy as one line naming the key and the way on; the new token with mgmt:movedFrom goes on", async () => {
@@ -229,13 +239,14 @@ test("no management credentials: a revoked token fails refresh and destroy as on
       }),
   });
   await s.up();
-  const recorded = (await keyOutputs(s, doors[0])).managedBy as string;
-  expect(recorded).toBe(tokenIdentity(token));
-  expect((await keyOutputs(s, doors[1])).managedBy).toBe(recorded);
+  const recorded = tokenIdentity(token);
+  expect(await byDoorAsync(doors, async (door) => (await outputsOf(s, door, "FlowControlKey")).managedBy)).toEqual(
+    byDoor(doors, () => recorded),
+  );
   await env.client.messagingAccounts.rotateToken(info.id);
 
-  // A plain refresh and a destroy start both keys' steps at once (neither depends on the other),
-  // so each door's error is shown.
+  // A plain refresh and a destroy start both keys' steps together (neither depends on the other),
+  // and each step's answer takes a request to the service: each door's error is shown.
   for (const run of [() => s.refresh(), () => s.destroy()]) {
     const message = await failure(run());
     for (const door of doors) {
@@ -256,13 +267,13 @@ test("no management credentials: a revoked token fails refresh and destroy as on
     expect(message).not.toMatch(/another account|\n\s+at /);
     expect(message).not.toContain(token);
   }
-  for (const door of doors) expect(account.keys[keyOf(door)].paused).toBe(true);
+  expect(byDoor(doors, (door) => account.keys[keyOf(door)].paused)).toEqual(byDoor(doors, () => true));
 
   await s.stack.setConfig("mgmt:messagingToken", { value: account.record.token, secret: true });
   await s.stack.setConfig("mgmt:movedFrom", { value: recorded });
   await s.up();
   await s.destroy();
-  expect(doors.map((d) => [d.name, account.keys[keyOf(d)].paused])).toEqual(doors.map((d) => [d.name, false]));
+  expect(byDoor(doors, (door) => account.keys[keyOf(door)].paused)).toEqual(byDoor(doors, () => false));
 });
 
 async function until(condition: () => boolean, ms = 60_000): Promise<void> {

@@ -170,7 +170,12 @@ export function declaring(declare: () => unknown): void {
  */
 export function freshMessagingAccount(env: TestEnv) {
   env.emu.emulator.reset();
-  const info = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === "free")!;
+  return messagingAccount(env, "free");
+}
+
+/** alice's eu-central-1 messaging account of this type, as seeded: its seed info and its live record. */
+export function messagingAccount(env: TestEnv, type: "free" | "paid") {
+  const info = env.emu.users[0].accounts.find((a) => a.region === "eu-central-1" && a.type === type)!;
   const account = env.emu.emulator.data.accounts.find((a) => a.record.id === info.id)!;
   return { info, token: info.token, account };
 }

@@ -1,10 +1,11 @@
 /**
  * The two front doors a program's resources come through, for the scenarios that guard the
- * package's promises (test/e2e/promises.test.ts): the dynamic resources (the TypeScript API) and
- * the `mgmt` plugin (what YAML, Go, Python and .NET programs reach). Both are driven by the same
- * inline Node.js program; through the plugin a resource is a `pulumi.CustomResource` of type
- * `mgmt:index:<Kind>`, exactly what the generated SDKs register, and the plugin is installed into
- * a Pulumi home of the test's own with `pulumi-resource-mgmt install`'s code.
+ * package's promises (test/e2e/promises.test.ts, rotation.test.ts): the dynamic resources (the
+ * TypeScript API) and the `mgmt` plugin (what YAML, Go, Python and .NET programs reach). Both are
+ * driven by the same inline Node.js program; through the plugin a resource is a
+ * `pulumi.CustomResource` of type `mgmt:index:<Kind>`, exactly what the generated SDKs register,
+ * and the plugin is installed into a Pulumi home of the test's own with `pulumi-resource-mgmt
+ * install`'s code.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,6 +80,34 @@ class PluginResource extends pulumi.CustomResource {
 /** An output of a resource either door declared (a dynamic resource's getter, or the plugin's output property). */
 export function outputOf<T>(resource: pulumi.CustomResource, key: string): pulumi.Output<T> {
   return (resource as unknown as Record<string, pulumi.Output<T>>)[key];
+}
+
+/** A door, or something of one door's (its account, its resources). */
+type OfDoor = ResourceDoor | { door: ResourceDoor };
+const doorOf = (x: OfDoor): ResourceDoor => ("door" in x ? x.door : x);
+
+/**
+ * For a stack that declares both doors' resources: what each door (or each door's item) gives,
+ * labelled with the door's name, so that a failed check says which door it is about.
+ */
+export function byDoor<D extends OfDoor, T>(items: D[], f: (item: D) => T): [string, T][] {
+  return items.map((x) => [doorOf(x).name, f(x)]);
+}
+
+/** byDoor, for checks that read state or the service. */
+export function byDoorAsync<D extends OfDoor, T>(items: D[], f: (item: D) => Promise<T>): Promise<[string, T][]> {
+  return Promise.all(items.map(async (x): Promise<[string, T]> => [doorOf(x).name, await f(x)]));
+}
+
+/**
+ * In a stack with both doors' messaging objects, the plan of each door's account of alice's (her
+ * eu-central-1 accounts): each door's objects are then in an account of their own.
+ */
+export const DOOR_PLAN = { dynamic: "free", plugin: "paid" } as const;
+
+/** The environment a stack with resources of these doors needs. */
+export function doorsEnv(doors: ResourceDoor[]): Record<string, string> {
+  return Object.assign({}, ...doors.map((d) => d.envVars));
 }
 
 /** The plugin, installed into a Pulumi home of its own (the engine finds it in the plugin folder). */
