@@ -8,7 +8,7 @@
  * a packed tarball or a folder, which `pulumi new` then installs. A relative path is made absolute:
  * `pulumi new` installs in the new project's folder, not here.
  */
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../userError";
 import { exitStatus, parseCommandLine, UsageError } from "./commandLine";
@@ -23,6 +23,8 @@ export function writeTemplate(out: string, packageSpec?: string): string {
   const dest = path.resolve(out);
   if (existsSync(dest)) throw new UserError(`${dest} already exists: give a new folder`);
   cpSync(TEMPLATE, dest, { recursive: true });
+  // npm leaves every `.gitignore` out of a package: the template ships its own as `gitignore`.
+  renameSync(path.join(dest, "gitignore"), path.join(dest, ".gitignore"));
   const manifestPath = path.join(dest, "package.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;

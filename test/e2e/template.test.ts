@@ -42,6 +42,10 @@ test(
     await run("sh", ["-c", untar], { cwd: dir });
     await run("sh", ["-c", writeTemplate], { cwd: dir });
     const template = path.join(dir, "mgmt-template");
+    // The project ignores its dependencies and the emulator's files (README, "A first program").
+    expect(readFileSync(path.join(template, ".gitignore"), "utf8").split("\n")).toEqual(
+      expect.arrayContaining(["/node_modules/", "/.emulator.env", "/.emulator.json", "/emulator.pid"]),
+    );
     const manifest = JSON.parse(readFileSync(path.join(template, "package.json"), "utf8"));
     expect(manifest.dependencies["pulumi-mgmt"]).toBe(`file:${path.join(dir, tarball)}`);
     // Without --package the template asks the registry for this release line.
@@ -97,6 +101,7 @@ test(
     await pulumiIn("config", "set", "--secret", "mgmt:password", alice.password);
     await pulumiIn("config", "set", "--secret", "mgmt:messagingToken", token);
 
+    expect(readFileSync(path.join(project, ".gitignore"), "utf8")).toContain("/.emulator.env");
     const settings = readFileSync(path.join(project, "Pulumi.dev.yaml"), "utf8");
     expect(settings).toMatch(/mgmt:password:\n\s+secure: /);
     expect(settings).toMatch(/mgmt:messagingToken:\n\s+secure: /);

@@ -26,7 +26,7 @@ test("npm pack contains only what a user needs", () => {
     /^dist\/provider\/plugin\/THIRD_PARTY_LICENSES\.txt$/,
     /^scripts\/(ensure-pulumi|go-env)\.sh$/,
     /^scripts\/langhost\/(main\.go|go\.mod|go\.sum)$/,
-    /^examples\/new-project\/(Pulumi\.yaml|README\.md|index\.ts|package\.json|tsconfig\.json)$/,
+    /^examples\/new-project\/(Pulumi\.yaml|README\.md|index\.ts|package\.json|tsconfig\.json|gitignore)$/,
   ];
   expect(files.filter((f) => !allowed.some((a) => a.test(f)))).toEqual([]);
   // What state and programs load by name must be there.
@@ -37,6 +37,8 @@ test("npm pack contains only what a user needs", () => {
     "scripts/go-env.sh",
     "dist/provider/cli/template.js",
     "examples/new-project/Pulumi.yaml",
+    // mgmt-template writes it as the project's .gitignore (npm leaves a .gitignore out).
+    "examples/new-project/gitignore",
     "dist/provider/index.js",
     "dist/provider/automation/index.js",
     "dist/provider/providers/searchIndex.js",
